@@ -1,0 +1,32 @@
+package dev.schedulerops.operator.api;
+
+import java.util.List;
+
+/**
+ * Default values of the SchedulerProfile API, in one place. The CRD schema carries the scalar ones (the API server fills
+ * them in); the renderer applies all of them too, because `render` reads files that never went through admission.
+ */
+public final class Defaults {
+    public static final List<Verb> VERBS = List.of(Verb.FILTER, Verb.PRIORITIZE);
+    public static final int WEIGHT = 1;
+    public static final int EXTENDER_REPLICAS = 2;
+    public static final boolean NODE_CACHE_CAPABLE = true;
+    public static final boolean IGNORABLE = false;
+    public static final String HTTP_TIMEOUT = "5s";
+    public static final int SCHEDULER_REPLICAS = 1;
+    public static final int LOG_VERBOSITY = 2;
+    public static final boolean LEADER_ELECT = true;
+    public static final String LEASE_DURATION = "15s";
+    public static final String RENEW_DEADLINE = "10s";
+    public static final String RETRY_PERIOD = "2s";
+
+    /** Go's time.ParseDuration syntax, as kube-scheduler decodes metav1.Duration. */
+    public static final String DURATION_PATTERN = "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$";
+
+    /** A qualified label key: an optional DNS-subdomain prefix and '/', then a name of at most 63 characters. */
+    public static final String LABEL_KEY_PATTERN =
+            "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+                    + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$";
+
+    private Defaults() {}
+}

@@ -1,0 +1,57 @@
+package dev.schedulerops.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+@Group(SchedulerProfile.GROUP)
+@Version(SchedulerProfile.VERSION)
+@Kind(SchedulerProfile.KIND)
+@Plural("schedulerprofiles")
+@Singular("schedulerprofile")
+@ShortNames({"sp", "schedprofile"})
+@Categories({"schedulerops", "all"})
+@JsonClassDescription(
+        "A SchedulerProfile declares a secondary kube-scheduler that consults the bundled schedulerops extender:"
+                + " pods that set spec.schedulerName to this profile's schedulerName are placed on nodes carrying"
+                + " spec.labelKey, preferring higher label values.")
+@AdditionalPrinterColumn(
+        name = "Scheduler",
+        jsonPath = ".status.schedulerName",
+        type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Label", jsonPath = ".spec.labelKey", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Verbs", jsonPath = ".spec.verbs", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+        name = "Ready",
+        jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
+        type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+        name = "Nodes",
+        jsonPath = ".status.labelledNodes",
+        type = AdditionalPrinterColumn.Type.INTEGER,
+        priority = 1)
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
+public class SchedulerProfile extends CustomResource<SchedulerProfileSpec, SchedulerProfileStatus>
+        implements Namespaced {
+    public static final String GROUP = "schedulerops.dev";
+    public static final String VERSION = "v1alpha1";
+    public static final String KIND = "SchedulerProfile";
+    public static final String API_VERSION = GROUP + "/" + VERSION;
+
+    /** The name pods put in spec.schedulerName: spec.schedulerName, or metadata.name when unset. */
+    public String effectiveSchedulerName() {
+        String fromSpec = getSpec() == null ? null : getSpec().getSchedulerName();
+        return fromSpec == null || fromSpec.isBlank() ? getMetadata().getName() : fromSpec;
+    }
+}

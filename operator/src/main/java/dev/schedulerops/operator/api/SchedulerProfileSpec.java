@@ -1,0 +1,142 @@
+package dev.schedulerops.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+        value =
+                "!has(self.verbs) || !(self.verbs.exists(v, v == 'Filter') && self.verbs.exists(v, v == 'FilterOnlyOne'))",
+        message = "verbs: Filter and FilterOnlyOne exclude each other; keep one of them",
+        fieldPath = ".verbs",
+        reason = "FieldValueInvalid")
+@ValidationRule(
+        value = "!has(self.verbs) || !self.verbs.exists(v, v == 'Preempt')"
+                + " || self.verbs.exists(v, v == 'Filter' || v == 'FilterOnlyOne')",
+        message = "verbs: Preempt needs Filter or FilterOnlyOne, so that preemption agrees with the filter rule",
+        fieldPath = ".verbs",
+        reason = "FieldValueInvalid")
+public class SchedulerProfileSpec {
+
+    @JsonPropertyDescription("The name pods set in spec.schedulerName to be scheduled by this profile. Defaults to"
+            + " metadata.name. Must be unique among SchedulerProfiles in the cluster and must not be"
+            + " 'default-scheduler'.")
+    @Size(min = 1, max = 253)
+    @Pattern("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
+    @ValidationRule(value = "self != 'default-scheduler'", message = "schedulerName must not be default-scheduler")
+    private String schedulerName;
+
+    @JsonPropertyDescription("The node label the bundled extender filters on and scores by, a qualified label key"
+            + " such as 'priority.lixueduan.com' or 'example.com/tier'. Nodes without it are filtered out (with"
+            + " Filter/FilterOnlyOne); higher integer values score higher (with Prioritize/FilterOnlyOne).")
+    @Required
+    @Size(min = 1, max = 317)
+    @Pattern(Defaults.LABEL_KEY_PATTERN)
+    private String labelKey;
+
+    @JsonPropertyDescription("Which extender calls kube-scheduler makes: a set drawn from Filter, FilterOnlyOne,"
+            + " Prioritize, Bind, Preempt. Filter and FilterOnlyOne exclude each other; Preempt needs one of them."
+            + " Defaults to [Filter, Prioritize].")
+    @Size(min = 1, max = 5)
+    @ValidationRule(
+            value = "self.all(x, self.exists_one(y, y == x))",
+            message = "verbs: each verb may appear only once")
+    private List<Verb> verbs;
+
+    @JsonPropertyDescription("The extender's prioritize weight: its score (0..10) is multiplied by weight and by 10"
+            + " and added to the plugin scores. Higher values let the label dominate placement. Defaults to 1.")
+    @Min(1)
+    @Default("1")
+    private Integer weight;
+
+    @JsonPropertyDescription("The scheduling-framework plugins of the generated profile, as in kube-scheduler's"
+            + " KubeSchedulerConfiguration profiles[].plugins. Unset extension points keep kube-scheduler's"
+            + " defaults.")
+    private Plugins plugins;
+
+    @JsonPropertyDescription("Arguments for plugins, as in KubeSchedulerConfiguration profiles[].pluginConfig."
+            + " Arguments of in-tree plugins are validated against their args type by the operator.")
+    @Size(max = 64)
+    @ValidationRule(
+            value = "self.all(x, self.exists_one(y, y.name == x.name))",
+            message = "pluginConfig: each plugin may appear only once")
+    private List<PluginConfig> pluginConfig;
+
+    @JsonPropertyDescription("The bundled extender's Deployment and how kube-scheduler calls it.")
+    private ExtenderSpec extender;
+
+    @JsonPropertyDescription("The kube-scheduler Deployment.")
+    private SchedulerSpec scheduler;
+
+    public String getSchedulerName() {
+        return schedulerName;
+    }
+
+    public void setSchedulerName(String schedulerName) {
+        this.schedulerName = schedulerName;
+    }
+
+    public String getLabelKey() {
+        return labelKey;
+    }
+
+    public void setLabelKey(String labelKey) {
+        this.labelKey = labelKey;
+    }
+
+    public List<Verb> getVerbs() {
+        return verbs;
+    }
+
+    public void setVerbs(List<Verb> verbs) {
+        this.verbs = verbs == null ? null : new ArrayList<>(verbs);
+    }
+
+    public Integer getWeight() {
+        return weight;
+    }
+
+    public void setWeight(Integer weight) {
+        this.weight = weight;
+    }
+
+    public Plugins getPlugins() {
+        return plugins;
+    }
+
+    public void setPlugins(Plugins plugins) {
+        this.plugins = plugins;
+    }
+
+    public List<PluginConfig> getPluginConfig() {
+        return pluginConfig;
+    }
+
+    public void setPluginConfig(List<PluginConfig> pluginConfig) {
+        this.pluginConfig = pluginConfig;
+    }
+
+    public ExtenderSpec getExtender() {
+        return extender;
+    }
+
+    public void setExtender(ExtenderSpec extender) {
+        this.extender = extender;
+    }
+
+    public SchedulerSpec getScheduler() {
+        return scheduler;
+    }
+
+    public void setScheduler(SchedulerSpec scheduler) {
+        this.scheduler = scheduler;
+    }
+}

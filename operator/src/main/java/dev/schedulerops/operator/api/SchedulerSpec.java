@@ -1,0 +1,100 @@
+package dev.schedulerops.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+        value = "!has(self.replicas) || self.replicas <= 1 || !has(self.leaderElection)"
+                + " || !has(self.leaderElection.leaderElect) || self.leaderElection.leaderElect",
+        message = "scheduler.replicas above 1 needs leaderElection.leaderElect: true, or the replicas would bind"
+                + " pods concurrently",
+        fieldPath = ".replicas")
+public class SchedulerSpec {
+    @JsonPropertyDescription("Number of kube-scheduler pods; above 1 they elect a leader. Defaults to 1.")
+    @Min(1)
+    @Max(5)
+    @Default("1")
+    private Integer replicas;
+
+    @JsonPropertyDescription("The kube-scheduler image. Defaults to registry.k8s.io/kube-scheduler at the cluster's"
+            + " own server version (a scheduler must not be newer than the API server). When set, the operator"
+            + " does not check plugin names against the in-tree plugins (a custom build may add its own).")
+    @Size(min = 1, max = 512)
+    @Pattern("^\\S+$")
+    private String image;
+
+    @JsonPropertyDescription("Compute resources of the kube-scheduler container. Defaults to requests of 100m CPU and"
+            + " 128Mi memory.")
+    private ResourceRequirements resources;
+
+    @JsonPropertyDescription("KubeSchedulerConfiguration percentageOfNodesToScore (0..100); unset or 0 uses"
+            + " kube-scheduler's adaptive default.")
+    @Min(0)
+    @Max(100)
+    private Integer percentageOfNodesToScore;
+
+    @JsonPropertyDescription("kube-scheduler's --v log verbosity (0..10). Defaults to 2.")
+    @Min(0)
+    @Max(10)
+    @Default("2")
+    private Integer logVerbosity;
+
+    @JsonPropertyDescription("Leader election of the scheduler replicas, on a lease of their own.")
+    private LeaderElectionSpec leaderElection;
+
+    public Integer getReplicas() {
+        return replicas;
+    }
+
+    public void setReplicas(Integer replicas) {
+        this.replicas = replicas;
+    }
+
+    public String getImage() {
+        return image;
+    }
+
+    public void setImage(String image) {
+        this.image = image;
+    }
+
+    public ResourceRequirements getResources() {
+        return resources;
+    }
+
+    public void setResources(ResourceRequirements resources) {
+        this.resources = resources;
+    }
+
+    public Integer getPercentageOfNodesToScore() {
+        return percentageOfNodesToScore;
+    }
+
+    public void setPercentageOfNodesToScore(Integer percentageOfNodesToScore) {
+        this.percentageOfNodesToScore = percentageOfNodesToScore;
+    }
+
+    public Integer getLogVerbosity() {
+        return logVerbosity;
+    }
+
+    public void setLogVerbosity(Integer logVerbosity) {
+        this.logVerbosity = logVerbosity;
+    }
+
+    public LeaderElectionSpec getLeaderElection() {
+        return leaderElection;
+    }
+
+    public void setLeaderElection(LeaderElectionSpec leaderElection) {
+        this.leaderElection = leaderElection;
+    }
+}

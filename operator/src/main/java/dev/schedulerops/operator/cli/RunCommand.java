@@ -1,0 +1,108 @@
+package dev.schedulerops.operator.cli;
+
+import dev.schedulerops.operator.runtime.OperatorConfig;
+import dev.schedulerops.operator.runtime.OperatorRuntime;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Runs the operator until the process is told to stop (SIGTERM, Ctrl-C). */
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the operator against the current kubeconfig or in-cluster config.",
+            "Settings come from SCHEDULEROPS_* environment variables; these flags override them.",
+            "Logs go to stderr; SCHEDULEROPS_LOG_FORMAT=json|text chooses their format."
+        })
+public final class RunCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+
+    @Option(
+            names = "--watch-namespaces",
+            paramLabel = "NS[,NS...]",
+            description = "Namespaces whose SchedulerProfiles to reconcile; empty for all"
+                    + " (env SCHEDULEROPS_WATCH_NAMESPACES).")
+    String watchNamespaces;
+
+    @Option(
+            names = "--leader-election",
+            negatable = true,
+            description = "Take the lease before reconciling; --no-leader-election for local runs"
+                    + " (env SCHEDULEROPS_LEADER_ELECTION; default: on in-cluster).")
+    Boolean leaderElection;
+
+    @Option(
+            names = "--leader-election-namespace",
+            description = "Namespace of the lease (env SCHEDULEROPS_LEADER_ELECTION_NAMESPACE).")
+    String leaderElectionNamespace;
+
+    @Option(names = "--extender-image", description = "Default extender image (env SCHEDULEROPS_EXTENDER_IMAGE).")
+    String extenderImage;
+
+    @Option(
+            names = "--scheduler-image-repository",
+            description = "kube-scheduler image repository (env SCHEDULEROPS_SCHEDULER_IMAGE_REPOSITORY).")
+    String schedulerImageRepository;
+
+    @Option(names = "--http-port", description = "Port of /healthz, /readyz, /metrics (env SCHEDULEROPS_HTTP_PORT).")
+    Integer httpPort;
+
+    @Option(
+            names = "--http-bind-address",
+            description = "Address of that server (env SCHEDULEROPS_HTTP_BIND_ADDRESS, default 0.0.0.0).")
+    String httpBindAddress;
+
+    @Override
+    public Integer call() throws Exception {
+        OperatorConfig config = withFlags(OperatorConfig.fromEnvironment());
+        KubernetesClient client = new KubernetesClientBuilder().build();
+        OperatorRuntime runtime;
+        try {
+            runtime = OperatorRuntime.start(config, client);
+        } catch (RuntimeException e) {
+            LOG.error("the operator could not start", e);
+            client.close();
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            runtime.close();
+                            client.close();
+                            stopped.countDown();
+                        },
+                        "shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    OperatorConfig withFlags(OperatorConfig config) {
+        OperatorConfig result = config;
+        if (watchNamespaces != null) {
+            result = result.withWatchNamespaces(OperatorConfig.namespaces(watchNamespaces));
+        }
+        if (leaderElection != null || leaderElectionNamespace != null) {
+            result = result.withLeaderElection(
+                    leaderElection != null ? leaderElection : result.leaderElection(),
+                    leaderElectionNamespace != null ? leaderElectionNamespace : result.leaderElectionNamespace());
+        }
+        if (extenderImage != null || schedulerImageRepository != null) {
+            result = result.withImages(
+                    extenderImage != null ? extenderImage : result.extenderImage(),
+                    schedulerImageRepository != null ? schedulerImageRepository : result.schedulerImageRepository());
+        }
+        if (httpPort != null || httpBindAddress != null) {
+            result = result.withHttp(
+                    httpBindAddress != null ? httpBindAddress : result.httpBindAddress(),
+                    httpPort != null ? httpPort : result.httpPort());
+        }
+        return result;
+    }
+}

@@ -1,0 +1,146 @@
+package dev.schedulerops.operator.reconcile;
+
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.render.Labels;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Informers on everything the operator creates (selected by the managed-by label) and on Nodes. Any change to an
+ * owned object, including a hand edit or deletion, reconciles the profile named by the object's profile labels; every
+ * object carries them, cluster-scoped ones included, so one mapper serves all types. The caches also answer "did this
+ * exist before?" without API calls.
+ */
+public final class OwnedInformers {
+
+    /** Every type the renderer produces. */
+    public static final List<Class<? extends HasMetadata>> OWNED_TYPES = List.of(
+            ServiceAccount.class,
+            Role.class,
+            RoleBinding.class,
+            ClusterRole.class,
+            ClusterRoleBinding.class,
+            Deployment.class,
+            Service.class,
+            PodDisruptionBudget.class,
+            ConfigMap.class);
+
+    static final String MANAGED_SELECTOR = Labels.MANAGED_BY + "=" + Labels.MANAGED_BY_VALUE;
+
+    private final Map<Class<?>, InformerEventSource<? extends HasMetadata, SchedulerProfile>> owned =
+            new LinkedHashMap<>();
+    private final InformerEventSource<Node, SchedulerProfile> nodes;
+
+    private OwnedInformers(EventSourceContext<SchedulerProfile> context) {
+        for (Class<? extends HasMetadata> type : OWNED_TYPES) {
+            owned.put(type, ownedInformer(type, context));
+        }
+        // Label changes on any node may change a profile's labelledNodes count: reconcile every profile then.
+        InformerEventSourceConfiguration<Node> nodeConfig = InformerEventSourceConfiguration.from(
+                        Node.class, SchedulerProfile.class)
+                .withName("nodes")
+                .withWatchAllNamespaces()
+                .withOnUpdateFilter((newNode, oldNode) -> !Objects.equals(
+                        newNode.getMetadata().getLabels(), oldNode.getMetadata().getLabels()))
+                .withSecondaryToPrimaryMapper(node -> context.getPrimaryCache()
+                        .list()
+                        .map(ResourceID::fromResource)
+                        .collect(Collectors.toSet()))
+                .build();
+        nodes = new InformerEventSource<>(nodeConfig, context);
+    }
+
+    public static OwnedInformers create(EventSourceContext<SchedulerProfile> context) {
+        return new OwnedInformers(context);
+    }
+
+    private static <R extends HasMetadata> InformerEventSource<R, SchedulerProfile> ownedInformer(
+            Class<R> type, EventSourceContext<SchedulerProfile> context) {
+        InformerEventSourceConfiguration<R> config = InformerEventSourceConfiguration.from(type, SchedulerProfile.class)
+                .withName(type.getSimpleName().toLowerCase(Locale.ROOT))
+                .withLabelSelector(MANAGED_SELECTOR)
+                // Cluster-scoped RBAC and the RoleBinding in kube-system live outside any watched namespace.
+                .withWatchAllNamespaces()
+                .withSecondaryToPrimaryMapper(OwnedInformers::profileOf)
+                .build();
+        return new InformerEventSource<>(config, context);
+    }
+
+    /** The profile an owned object belongs to, from its profile labels. */
+    static Set<ResourceID> profileOf(HasMetadata object) {
+        Map<String, String> labels = object.getMetadata().getLabels();
+        if (labels == null) {
+            return Set.of();
+        }
+        String name = labels.get(Labels.PROFILE);
+        String namespace = labels.get(Labels.PROFILE_NAMESPACE);
+        return name == null || namespace == null ? Set.of() : Set.of(new ResourceID(name, namespace));
+    }
+
+    public List<EventSource<?, SchedulerProfile>> eventSources() {
+        List<EventSource<?, SchedulerProfile>> sources = new ArrayList<>(owned.values());
+        sources.add(nodes);
+        return sources;
+    }
+
+    /** The cached copy of an owned object, if the informer has seen it. */
+    public <R extends HasMetadata> Optional<R> cached(R like) {
+        return cached(typeOf(like), ResourceID.fromResource(like));
+    }
+
+    @SuppressWarnings("unchecked")
+    public <R extends HasMetadata> Optional<R> cached(Class<R> type, ResourceID id) {
+        InformerEventSource<R, SchedulerProfile> informer = (InformerEventSource<R, SchedulerProfile>) owned.get(type);
+        return informer == null ? Optional.empty() : informer.get(id);
+    }
+
+    /** Tells the informer about our own write, so its cache is current and it does not echo the write back. */
+    @SuppressWarnings("unchecked")
+    public <R extends HasMetadata> void wrote(R before, R after) {
+        InformerEventSource<R, SchedulerProfile> informer =
+                (InformerEventSource<R, SchedulerProfile>) owned.get(after.getClass());
+        if (informer == null) {
+            return;
+        }
+        ResourceID id = ResourceID.fromResource(after);
+        if (before == null) {
+            informer.handleRecentResourceCreate(id, after);
+        } else {
+            informer.handleRecentResourceUpdate(id, after, before);
+        }
+    }
+
+    public long nodesLabelled(String labelKey) {
+        return nodes.list(node -> node.getMetadata().getLabels() != null
+                        && node.getMetadata().getLabels().containsKey(labelKey))
+                .count();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <R extends HasMetadata> Class<R> typeOf(R object) {
+        return (Class<R>) object.getClass();
+    }
+}

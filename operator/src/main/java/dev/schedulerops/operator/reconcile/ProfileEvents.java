@@ -1,0 +1,91 @@
+package dev.schedulerops.operator.reconcile;
+
+import dev.schedulerops.operator.api.SchedulerProfile;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Kubernetes Events on a SchedulerProfile (`kubectl describe` shows them). Best effort: a failure is only logged. */
+public class ProfileEvents {
+    public static final String COMPONENT = "schedulerops-operator";
+    public static final String NORMAL = "Normal";
+    public static final String WARNING = "Warning";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProfileEvents.class);
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+
+    private final KubernetesClient client;
+    private final String instance;
+
+    public ProfileEvents(KubernetesClient client, String instance) {
+        this.client = client;
+        this.instance = instance;
+    }
+
+    public void normal(SchedulerProfile profile, String reason, String message) {
+        record(profile, NORMAL, reason, message);
+    }
+
+    public void warning(SchedulerProfile profile, String reason, String message) {
+        record(profile, WARNING, reason, message);
+    }
+
+    protected void record(SchedulerProfile profile, String type, String reason, String message) {
+        String namespace = profile.getMetadata().getNamespace();
+        String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        Event event = new EventBuilder()
+                .withNewMetadata()
+                .withName(profile.getMetadata().getName() + "."
+                        + Long.toHexString(System.currentTimeMillis())
+                        + Long.toHexString(SEQUENCE.incrementAndGet()))
+                .withNamespace(namespace)
+                .endMetadata()
+                .withNewInvolvedObject()
+                .withApiVersion(SchedulerProfile.API_VERSION)
+                .withKind(SchedulerProfile.KIND)
+                .withName(profile.getMetadata().getName())
+                .withNamespace(namespace)
+                .withUid(profile.getMetadata().getUid())
+                .withResourceVersion(profile.getMetadata().getResourceVersion())
+                .endInvolvedObject()
+                .withType(type)
+                .withReason(reason)
+                .withMessage(truncate(message))
+                .withNewSource()
+                .withComponent(COMPONENT)
+                .endSource()
+                .withReportingComponent(COMPONENT)
+                .withReportingInstance(instance)
+                .withFirstTimestamp(now)
+                .withLastTimestamp(now)
+                .withCount(1)
+                .build();
+        LOG.info(
+                "event {} {} on {}/{}: {}",
+                type,
+                reason,
+                namespace,
+                profile.getMetadata().getName(),
+                message);
+        try {
+            client.v1().events().inNamespace(namespace).resource(event).create();
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "could not record event {} on {}/{}",
+                    reason,
+                    namespace,
+                    profile.getMetadata().getName(),
+                    e);
+        }
+    }
+
+    private static String truncate(String message) {
+        // The API server rejects event messages longer than 1 KiB.
+        return message.length() <= 1024 ? message : message.substring(0, 1021) + "...";
+    }
+}

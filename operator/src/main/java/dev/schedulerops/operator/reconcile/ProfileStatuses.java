@@ -1,0 +1,204 @@
+package dev.schedulerops.operator.reconcile;
+
+import dev.schedulerops.operator.api.SchedulerProfileStatus;
+import dev.schedulerops.operator.render.Labels;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The status a profile should have, computed from what the reconciler observed. Pure: the reconciler compares the
+ * result with the current status and patches only when they differ, so lastTransitionTime is carried over from the
+ * previous condition whenever its status did not change.
+ */
+public final class ProfileStatuses {
+    public static final String READY = "Ready";
+    public static final String EXTENDER_AVAILABLE = "ExtenderAvailable";
+    public static final String SCHEDULER_AVAILABLE = "SchedulerAvailable";
+    public static final String CONFIG_VALID = "ConfigValid";
+
+    public static final String REASON_AVAILABLE = "Available";
+    public static final String REASON_WAITING_FOR_EXTENDER = "WaitingForExtender";
+    public static final String REASON_ROLLING_OUT_SCHEDULER = "RollingOutScheduler";
+    public static final String REASON_INVALID_CONFIG = "InvalidConfig";
+    public static final String REASON_CONFLICT = "SchedulerNameConflict";
+    public static final String REASON_VALID = "Valid";
+    public static final String REASON_NOT_FOUND = "NotFound";
+    public static final String REASON_PROGRESSING = "Progressing";
+
+    private ProfileStatuses() {}
+
+    /**
+     * What the reconciler saw.
+     *
+     * @param extender the extender Deployment as it is now, or null
+     * @param scheduler the scheduler Deployment as it is now, or null
+     * @param desiredConfigHash the hash of the config the profile renders to; null when it does not render
+     * @param schedulerImage the resolved scheduler image; null when the profile does not render
+     * @param extenderImage the resolved extender image; null when the profile does not render
+     */
+    public record Observation(
+            long generation,
+            String schedulerName,
+            ConfigOutcome config,
+            Deployment extender,
+            Deployment scheduler,
+            String desiredConfigHash,
+            String schedulerImage,
+            String extenderImage,
+            int labelledNodes) {}
+
+    public static SchedulerProfileStatus compute(SchedulerProfileStatus previous, Observation o, Instant now) {
+        SchedulerProfileStatus prior = previous == null ? new SchedulerProfileStatus() : previous;
+        SchedulerProfileStatus status = new SchedulerProfileStatus();
+        status.setObservedGeneration(o.generation());
+        status.setConditions(carryTransitionTimes(prior.getConditions(), conditions(o), now));
+        status.setSchedulerName(o.schedulerName());
+        // An invalid profile changes nothing, so the images in use stay what they were.
+        status.setSchedulerImage(o.schedulerImage() != null ? o.schedulerImage() : prior.getSchedulerImage());
+        status.setExtenderImage(o.extenderImage() != null ? o.extenderImage() : prior.getExtenderImage());
+        status.setConfigHash(appliedConfigHash(o.scheduler()).orElse(null));
+        status.setLabelledNodes(o.labelledNodes());
+        return status;
+    }
+
+    /** The config hash on the scheduler Deployment's pod template: the config its pods run with. */
+    public static Optional<String> appliedConfigHash(Deployment scheduler) {
+        if (scheduler == null
+                || scheduler.getSpec() == null
+                || scheduler.getSpec().getTemplate() == null
+                || scheduler.getSpec().getTemplate().getMetadata() == null) {
+            return Optional.empty();
+        }
+        Map<String, String> annotations =
+                scheduler.getSpec().getTemplate().getMetadata().getAnnotations();
+        return Optional.ofNullable(annotations == null ? null : annotations.get(Labels.CONFIG_HASH));
+    }
+
+    /** The four conditions, without lastTransitionTime. */
+    static List<Condition> conditions(Observation o) {
+        long generation = o.generation();
+        boolean extenderAvailable = DeploymentReadiness.isAvailableAtCurrentGeneration(o.extender());
+        boolean schedulerAvailable = DeploymentReadiness.isAvailableAtCurrentGeneration(o.scheduler());
+
+        Condition configValid;
+        Condition ready;
+        if (o.config() instanceof ConfigOutcome.Invalid invalid) {
+            String message = "The profile is invalid; running objects are left unchanged: "
+                    + String.join("; ", invalid.errors());
+            configValid = condition(CONFIG_VALID, false, REASON_INVALID_CONFIG, message, generation);
+            ready = condition(READY, false, REASON_INVALID_CONFIG, message, generation);
+        } else if (o.config() instanceof ConfigOutcome.Conflict conflict) {
+            String message = "schedulerName '" + conflict.schedulerName() + "' is already claimed by the older"
+                    + " SchedulerProfile " + conflict.holder() + "; choose another spec.schedulerName."
+                    + " Nothing was rolled out for this profile.";
+            configValid = condition(CONFIG_VALID, false, REASON_CONFLICT, message, generation);
+            ready = condition(READY, false, REASON_CONFLICT, message, generation);
+        } else {
+            configValid = condition(CONFIG_VALID, true, REASON_VALID, "The profile renders and validates", generation);
+            ready = readyWhenValid(o, extenderAvailable, schedulerAvailable);
+        }
+        Condition extender = availability(EXTENDER_AVAILABLE, "extender", o.extender(), extenderAvailable, generation);
+        Condition scheduler =
+                availability(SCHEDULER_AVAILABLE, "scheduler", o.scheduler(), schedulerAvailable, generation);
+        return List.of(ready, extender, scheduler, configValid);
+    }
+
+    private static Condition readyWhenValid(Observation o, boolean extenderAvailable, boolean schedulerAvailable) {
+        long generation = o.generation();
+        if (!extenderAvailable) {
+            return condition(
+                    READY,
+                    false,
+                    REASON_WAITING_FOR_EXTENDER,
+                    "Waiting for the extender Deployment: " + DeploymentReadiness.describe(o.extender())
+                            + "; the scheduler is configured once the extender is available",
+                    generation);
+        }
+        Optional<String> applied = appliedConfigHash(o.scheduler());
+        if (applied.isEmpty() || !applied.get().equals(o.desiredConfigHash())) {
+            return condition(
+                    READY,
+                    false,
+                    REASON_ROLLING_OUT_SCHEDULER,
+                    "Rolling out the scheduler with config hash " + o.desiredConfigHash(),
+                    generation);
+        }
+        if (!schedulerAvailable) {
+            return condition(
+                    READY,
+                    false,
+                    REASON_ROLLING_OUT_SCHEDULER,
+                    "Rolling out the scheduler Deployment: " + DeploymentReadiness.describe(o.scheduler()),
+                    generation);
+        }
+        return condition(
+                READY,
+                true,
+                REASON_AVAILABLE,
+                "The extender and the scheduler '" + o.schedulerName() + "' are available",
+                generation);
+    }
+
+    private static Condition availability(
+            String type, String component, Deployment deployment, boolean available, long generation) {
+        if (available) {
+            return condition(type, true, REASON_AVAILABLE, "The " + component + " Deployment is available", generation);
+        }
+        if (deployment == null) {
+            return condition(
+                    type, false, REASON_NOT_FOUND, "The " + component + " Deployment does not exist yet", generation);
+        }
+        return condition(
+                type,
+                false,
+                REASON_PROGRESSING,
+                "The " + component + " Deployment " + deployment.getMetadata().getName() + ": "
+                        + DeploymentReadiness.describe(deployment),
+                generation);
+    }
+
+    private static Condition condition(String type, boolean status, String reason, String message, long generation) {
+        return new ConditionBuilder()
+                .withType(type)
+                .withStatus(status ? "True" : "False")
+                .withReason(reason)
+                .withMessage(message)
+                .withObservedGeneration(generation)
+                .build();
+    }
+
+    /** Sets lastTransitionTime: the previous one when the condition's status is unchanged, else now. */
+    static List<Condition> carryTransitionTimes(List<Condition> previous, List<Condition> next, Instant now) {
+        String nowText = now.truncatedTo(ChronoUnit.SECONDS).toString();
+        List<Condition> result = new ArrayList<>();
+        for (Condition condition : next) {
+            Optional<Condition> before = find(previous, condition.getType());
+            String time = before.filter(b -> Objects.equals(b.getStatus(), condition.getStatus()))
+                    .map(Condition::getLastTransitionTime)
+                    .filter(t -> t != null && !t.isBlank())
+                    .orElse(nowText);
+            result.add(
+                    new ConditionBuilder(condition).withLastTransitionTime(time).build());
+        }
+        return result;
+    }
+
+    public static Optional<Condition> find(List<Condition> conditions, String type) {
+        if (conditions == null) {
+            return Optional.empty();
+        }
+        return conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+    }
+
+    public static boolean isTrue(List<Condition> conditions, String type) {
+        return find(conditions, type).map(c -> "True".equals(c.getStatus())).orElse(false);
+    }
+}

@@ -1,0 +1,80 @@
+package dev.schedulerops.operator.reconcile;
+
+import dev.schedulerops.operator.api.SchedulerProfile;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies rendered objects with server-side apply, forcing ownership of every field the renderer sets. Applying the
+ * same object again is a no-op on the server (no write, no event), and applying it after a hand edit or deletion puts
+ * it back: drift repair is the same call as creation.
+ */
+public final class ResourceApplier {
+    public static final String FIELD_MANAGER = "schedulerops-operator";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ResourceApplier.class);
+
+    private final KubernetesClient client;
+    private final OwnedInformers informers;
+
+    public ResourceApplier(KubernetesClient client, OwnedInformers informers) {
+        this.client = client;
+        this.informers = informers;
+    }
+
+    /**
+     * The outcome of applying one object.
+     *
+     * @param object the object as the API server returned it
+     * @param created it did not exist before (first creation, or it was deleted by hand)
+     * @param changed it existed and the apply changed it
+     */
+    public record Applied(HasMetadata object, boolean created, boolean changed, HasMetadata before) {}
+
+    public Applied apply(SchedulerProfile owner, HasMetadata desired) {
+        if (owner.getMetadata().getNamespace().equals(desired.getMetadata().getNamespace())) {
+            desired.getMetadata().setOwnerReferences(List.of(ownerReference(owner)));
+        }
+        HasMetadata before = informers.cached(desired).orElse(null);
+        HasMetadata after = client.resource(desired)
+                .fieldManager(FIELD_MANAGER)
+                .forceConflicts()
+                .serverSideApply();
+        boolean created = before == null;
+        boolean changed = !created
+                && !Objects.equals(
+                        before.getMetadata().getResourceVersion(),
+                        after.getMetadata().getResourceVersion());
+        if (created || changed) {
+            LOG.info(
+                    "{} {} {}",
+                    created ? "created" : "updated",
+                    after.getKind(),
+                    qualifiedName(after));
+            informers.wrote(before, after);
+        }
+        return new Applied(after, created, changed, before);
+    }
+
+    static OwnerReference ownerReference(SchedulerProfile owner) {
+        return new OwnerReferenceBuilder()
+                .withApiVersion(SchedulerProfile.API_VERSION)
+                .withKind(SchedulerProfile.KIND)
+                .withName(owner.getMetadata().getName())
+                .withUid(owner.getMetadata().getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .build();
+    }
+
+    static String qualifiedName(HasMetadata object) {
+        String namespace = object.getMetadata().getNamespace();
+        return namespace == null ? object.getMetadata().getName() : namespace + "/" + object.getMetadata().getName();
+    }
+}

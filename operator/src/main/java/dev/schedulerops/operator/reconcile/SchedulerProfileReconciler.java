@@ -1,0 +1,256 @@
+package dev.schedulerops.operator.reconcile;
+
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.api.SchedulerProfileStatus;
+import dev.schedulerops.operator.render.ClusterFacts;
+import dev.schedulerops.operator.render.DesiredState;
+import dev.schedulerops.operator.render.Names;
+import dev.schedulerops.operator.render.ProfileRenderer;
+import dev.schedulerops.operator.render.RenderResult;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles a SchedulerProfile into what {@link ProfileRenderer} says it becomes. A thin orchestrator: rendering and
+ * validation are the renderer's, status is {@link ProfileStatuses}', readiness is {@link DeploymentReadiness}'.
+ *
+ * <p>Design: a small hand-written ordered applier rather than JOSDK dependent resources. The renderer already yields
+ * the objects split into two stages, and the rules between the stages (stage 2 only once the extender Deployment is
+ * Available at its current generation; an invalid profile touches nothing, whereas a reconcile precondition would
+ * delete dependents) are plain code here instead of workflow conditions. Every reconcile server-side applies stage 1
+ * with {@code force}, then stage 2 if the extender is available; unchanged objects are server-side no-ops. Informers
+ * on every owned type ({@link OwnedInformers}) reconcile the profile on any change to its objects, so a hand edit or
+ * deletion is put back at once. Deletion is a {@link Cleaner} ({@link ProfileTeardown}) that goes in reverse order.
+ */
+@ControllerConfiguration(
+        name = SchedulerProfileReconciler.NAME,
+        finalizerName = SchedulerProfileReconciler.FINALIZER,
+        fieldManager = ResourceApplier.FIELD_MANAGER,
+        maxReconciliationInterval = @MaxReconciliationInterval(interval = 10, timeUnit = TimeUnit.MINUTES))
+public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>, Cleaner<SchedulerProfile> {
+    public static final String NAME = "schedulerprofile";
+    public static final String FINALIZER = "schedulerops.dev/cleanup";
+
+    /** Re-check while waiting or refused, in case an event is missed (e.g. the conflicting profile goes away). */
+    static final Duration RECHECK = Duration.ofSeconds(30);
+
+    static final long TEARDOWN_POLL_MILLIS = 1000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerProfileReconciler.class);
+
+    private final ClusterFacts facts;
+    private final ProfileEvents events;
+    private final Map<ResourceID, Boolean> readiness = new ConcurrentHashMap<>();
+    private volatile OwnedInformers informers;
+    private volatile ResourceApplier applier;
+    private volatile ProfileTeardown teardown;
+
+    public SchedulerProfileReconciler(ClusterFacts facts, ProfileEvents events) {
+        this.facts = facts;
+        this.events = events;
+    }
+
+    @Override
+    public List<EventSource<?, SchedulerProfile>> prepareEventSources(EventSourceContext<SchedulerProfile> context) {
+        informers = OwnedInformers.create(context);
+        applier = new ResourceApplier(context.getClient(), informers);
+        teardown = new ProfileTeardown(context.getClient());
+        return informers.eventSources();
+    }
+
+    @Override
+    public UpdateControl<SchedulerProfile> reconcile(SchedulerProfile profile, Context<SchedulerProfile> context) {
+        String namespace = profile.getMetadata().getNamespace();
+        Names names = new Names(profile.getMetadata().getName(), namespace);
+        Deployment extender = informers.cached(Deployment.class, new ResourceID(names.extender(), namespace))
+                .orElse(null);
+        Deployment scheduler = informers.cached(Deployment.class, new ResourceID(names.scheduler(), namespace))
+                .orElse(null);
+
+        DesiredState state = null;
+        ConfigOutcome outcome;
+        Optional<SchedulerProfile> holder = SchedulerNameConflicts.holderOf(
+                profile, context.getPrimaryCache().list().toList());
+        if (holder.isPresent()) {
+            outcome = new ConfigOutcome.Conflict(
+                    profile.effectiveSchedulerName(), SchedulerNameConflicts.key(holder.get()));
+        } else {
+            RenderResult rendered = ProfileRenderer.render(profile, facts);
+            if (rendered instanceof RenderResult.Valid valid) {
+                state = valid.state();
+                outcome = new ConfigOutcome.Valid();
+            } else {
+                outcome = new ConfigOutcome.Invalid(((RenderResult.Invalid) rendered).errors());
+            }
+        }
+
+        if (state != null) {
+            extender = applyExtenderStage(profile, state);
+            if (DeploymentReadiness.isAvailableAtCurrentGeneration(extender)) {
+                scheduler = applySchedulerStage(profile, state, scheduler);
+            } else {
+                LOG.debug("extender not available yet ({}): scheduler stage left as it is",
+                        DeploymentReadiness.describe(extender));
+            }
+        }
+
+        String labelKey = profile.getSpec() == null ? null : profile.getSpec().getLabelKey();
+        ProfileStatuses.Observation observation = new ProfileStatuses.Observation(
+                profile.getMetadata().getGeneration() == null ? 0 : profile.getMetadata().getGeneration(),
+                profile.effectiveSchedulerName(),
+                outcome,
+                extender,
+                scheduler,
+                state == null ? null : state.configHash(),
+                state == null ? null : state.schedulerImage(),
+                state == null ? null : state.extenderImage(),
+                labelKey == null ? 0 : (int) informers.nodesLabelled(labelKey));
+        SchedulerProfileStatus previous = profile.getStatus();
+        SchedulerProfileStatus next = ProfileStatuses.compute(previous, observation, Instant.now());
+        announceTransitions(profile, previous, next);
+        boolean ready = ProfileStatuses.isTrue(next.getConditions(), ProfileStatuses.READY);
+        readiness.put(ResourceID.fromResource(profile), ready);
+
+        UpdateControl<SchedulerProfile> control;
+        if (next.equals(previous)) {
+            control = UpdateControl.noUpdate();
+        } else {
+            profile.setStatus(next);
+            control = UpdateControl.patchStatus(profile);
+        }
+        if (!ready) {
+            control.rescheduleAfter(RECHECK);
+        }
+        return control;
+    }
+
+    private Deployment applyExtenderStage(SchedulerProfile profile, DesiredState state) {
+        String extenderName = state.extenderDeployment().getMetadata().getName();
+        Deployment extender = null;
+        for (HasMetadata object : state.extenderStage()) {
+            ResourceApplier.Applied applied = applyAndAnnounce(profile, object);
+            if (applied.object() instanceof Deployment deployment
+                    && extenderName.equals(deployment.getMetadata().getName())) {
+                extender = deployment;
+                if (generationChanged(applied)) {
+                    events.normal(
+                            profile,
+                            "ExtenderRolloutStarted",
+                            "Rolling out the extender Deployment " + ResourceApplier.qualifiedName(deployment)
+                                    + " (generation " + deployment.getMetadata().getGeneration()
+                                    + "); the scheduler waits for it");
+                }
+            }
+        }
+        return extender;
+    }
+
+    private Deployment applySchedulerStage(SchedulerProfile profile, DesiredState state, Deployment current) {
+        String schedulerName = state.schedulerDeployment().getMetadata().getName();
+        Deployment scheduler = current;
+        for (HasMetadata object : state.schedulerStage()) {
+            ResourceApplier.Applied applied = applyAndAnnounce(profile, object);
+            if (applied.object() instanceof Deployment deployment
+                    && schedulerName.equals(deployment.getMetadata().getName())) {
+                scheduler = deployment;
+                if (generationChanged(applied)) {
+                    String before = ProfileStatuses.appliedConfigHash((Deployment) applied.before())
+                            .orElse("none");
+                    events.normal(
+                            profile,
+                            "SchedulerRolloutStarted",
+                            "Rolling out the scheduler Deployment " + ResourceApplier.qualifiedName(deployment)
+                                    + " with config hash " + state.configHash() + " (was " + before + ")");
+                }
+            }
+        }
+        return scheduler;
+    }
+
+    private ResourceApplier.Applied applyAndAnnounce(SchedulerProfile profile, HasMetadata object) {
+        ResourceApplier.Applied applied = applier.apply(profile, object);
+        if (applied.created()) {
+            events.normal(
+                    profile,
+                    "Created",
+                    "Created " + applied.object().getKind() + " " + ResourceApplier.qualifiedName(applied.object()));
+        }
+        return applied;
+    }
+
+    private static boolean generationChanged(ResourceApplier.Applied applied) {
+        return applied.changed()
+                && !Objects.equals(
+                        applied.before().getMetadata().getGeneration(),
+                        applied.object().getMetadata().getGeneration());
+    }
+
+    /** Events for condition changes: refusals as warnings, availability as normal events. */
+    private void announceTransitions(
+            SchedulerProfile profile, SchedulerProfileStatus previous, SchedulerProfileStatus next) {
+        List<Condition> before = previous == null ? List.of() : previous.getConditions();
+        List<Condition> after = next.getConditions();
+        Condition configValid = ProfileStatuses.find(after, ProfileStatuses.CONFIG_VALID)
+                .orElseThrow();
+        Optional<Condition> configValidBefore = ProfileStatuses.find(before, ProfileStatuses.CONFIG_VALID);
+        boolean refusalChanged = configValidBefore.isEmpty()
+                || !Objects.equals(configValidBefore.get().getStatus(), configValid.getStatus())
+                || !Objects.equals(configValidBefore.get().getMessage(), configValid.getMessage());
+        if ("False".equals(configValid.getStatus()) && refusalChanged) {
+            events.warning(profile, configValid.getReason(), configValid.getMessage());
+        }
+        for (String type : List.of(
+                ProfileStatuses.EXTENDER_AVAILABLE, ProfileStatuses.SCHEDULER_AVAILABLE, ProfileStatuses.READY)) {
+            boolean wasTrue = ProfileStatuses.isTrue(before, type);
+            boolean isTrue = ProfileStatuses.isTrue(after, type);
+            if (isTrue && !wasTrue) {
+                Condition condition =
+                        ProfileStatuses.find(after, type).orElseThrow();
+                events.normal(profile, type, condition.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public DeleteControl cleanup(SchedulerProfile profile, Context<SchedulerProfile> context) {
+        readiness.remove(ResourceID.fromResource(profile));
+        try {
+            if (teardown.advance(profile)) {
+                LOG.info("everything of {}/{} is deleted", profile.getMetadata().getNamespace(),
+                        profile.getMetadata().getName());
+                return DeleteControl.defaultDelete();
+            }
+            return DeleteControl.noFinalizerRemoval().rescheduleAfter(TEARDOWN_POLL_MILLIS);
+        } catch (KubernetesClientException e) {
+            events.warning(profile, "CleanupFailed", "Could not delete what the profile created: " + e.getMessage());
+            throw e;
+        }
+    }
+
+    /** How many profiles this operator instance has last seen Ready (true) and not Ready (false). */
+    public long profilesWithReady(boolean ready) {
+        return readiness.values().stream().filter(r -> r == ready).count();
+    }
+}

@@ -1,0 +1,59 @@
+package dev.schedulerops.operator.render;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything one valid profile becomes, split into the two rollout stages.
+ *
+ * @param extenderStage ServiceAccounts, RBAC, the extender Deployment, its Service and PodDisruptionBudget: applied
+ *     first
+ * @param schedulerStage the scheduler ConfigMap and Deployment: applied only once the extender Deployment is
+ *     Available at its current generation
+ * @param schedulerConfigYaml the KubeSchedulerConfiguration held by the ConfigMap
+ * @param configHash hash of schedulerConfigYaml, also on the scheduler pod template
+ */
+public record DesiredState(
+        List<HasMetadata> extenderStage,
+        List<HasMetadata> schedulerStage,
+        String schedulerConfigYaml,
+        String configHash,
+        String schedulerImage,
+        String extenderImage) {
+
+    public DesiredState {
+        extenderStage = List.copyOf(extenderStage);
+        schedulerStage = List.copyOf(schedulerStage);
+    }
+
+    /** Every object, in the order `render` prints them and the operator creates them. */
+    public List<HasMetadata> all() {
+        List<HasMetadata> all = new ArrayList<>(extenderStage);
+        all.addAll(schedulerStage);
+        return all;
+    }
+
+    public Deployment extenderDeployment() {
+        return find(extenderStage, Deployment.class, Labels.COMPONENT_EXTENDER);
+    }
+
+    public Deployment schedulerDeployment() {
+        return find(schedulerStage, Deployment.class, Labels.COMPONENT_SCHEDULER);
+    }
+
+    public ConfigMap schedulerConfigMap() {
+        return find(schedulerStage, ConfigMap.class, Labels.COMPONENT_SCHEDULER);
+    }
+
+    private static <T extends HasMetadata> T find(List<HasMetadata> objects, Class<T> type, String component) {
+        return objects.stream()
+                .filter(type::isInstance)
+                .filter(o -> component.equals(o.getMetadata().getLabels().get(Labels.COMPONENT)))
+                .map(type::cast)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no " + type.getSimpleName() + " for " + component));
+    }
+}

@@ -1,0 +1,193 @@
+package dev.schedulerops.operator.render;
+
+import dev.schedulerops.operator.api.Verb;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The extender's ServiceAccount, Deployment, Service and (with more than one replica) PodDisruptionBudget. */
+final class ExtenderRenderer {
+    static final String DEFAULT_SCHEDULER = "default-scheduler";
+
+    private ExtenderRenderer() {}
+
+    static List<HasMetadata> render(ResolvedProfile p, ClusterFacts facts) {
+        List<HasMetadata> objects = new ArrayList<>();
+        objects.add(serviceAccount(p));
+        objects.add(deployment(p, facts));
+        objects.add(service(p));
+        if (p.extender().replicas() > 1) {
+            objects.add(podDisruptionBudget(p));
+        }
+        return objects;
+    }
+
+    static ObjectMeta metadata(ResolvedProfile p, String name) {
+        return new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(p.names().namespace())
+                .withLabels(Labels.component(p.names().profile(), p.names().namespace(), Labels.COMPONENT_EXTENDER))
+                .build();
+    }
+
+    private static HasMetadata serviceAccount(ResolvedProfile p) {
+        return new ServiceAccountBuilder()
+                .withMetadata(metadata(p, p.names().extender()))
+                .withAutomountServiceAccountToken(p.extenderNeedsNodeCache() || p.has(Verb.BIND))
+                .build();
+    }
+
+    static Deployment deployment(ResolvedProfile p, ClusterFacts facts) {
+        Map<String, String> selector = Labels.selector(p.names().profile(), Labels.COMPONENT_EXTENDER);
+        boolean needsApi = p.extenderNeedsNodeCache() || p.has(Verb.BIND);
+        return new DeploymentBuilder()
+                .withMetadata(metadata(p, p.names().extender()))
+                .withNewSpec()
+                .withReplicas(p.extender().replicas())
+                .withRevisionHistoryLimit(3)
+                .withNewSelector()
+                .withMatchLabels(selector)
+                .endSelector()
+                .withNewStrategy()
+                .withType("RollingUpdate")
+                .withNewRollingUpdate()
+                .withMaxUnavailable(new IntOrString(0))
+                .withMaxSurge(new IntOrString(1))
+                .endRollingUpdate()
+                .endStrategy()
+                .withNewTemplate()
+                .withNewMetadata()
+                .withLabels(Labels.component(p.names().profile(), p.names().namespace(), Labels.COMPONENT_EXTENDER))
+                .endMetadata()
+                .withNewSpec()
+                // The extender's own pods must never wait for the scheduler that depends on them.
+                .withSchedulerName(DEFAULT_SCHEDULER)
+                .withServiceAccountName(p.names().extender())
+                .withAutomountServiceAccountToken(needsApi)
+                .withEnableServiceLinks(false)
+                .withTerminationGracePeriodSeconds(30L)
+                .withSecurityContext(PodSecurity.pod())
+                .withTopologySpreadConstraints(
+                        spread("kubernetes.io/hostname", selector), spread("topology.kubernetes.io/zone", selector))
+                .addNewContainer()
+                .withName("extender")
+                .withImage(p.extenderImage(facts))
+                .withImagePullPolicy("IfNotPresent")
+                .withEnv(env(p))
+                .addNewPort()
+                .withName("http")
+                .withContainerPort(Names.EXTENDER_PORT)
+                .withProtocol("TCP")
+                .endPort()
+                .withLivenessProbe(probe("/healthz", 3))
+                .withReadinessProbe(probe("/readyz", 1))
+                .withStartupProbe(new ProbeBuilder(probe("/healthz", 30))
+                        .withPeriodSeconds(2)
+                        .build())
+                .withResources(resources(p.extender().resources()))
+                .withSecurityContext(PodSecurity.container())
+                .addNewVolumeMount()
+                .withName("tmp")
+                .withMountPath("/tmp")
+                .endVolumeMount()
+                .endContainer()
+                .addNewVolume()
+                .withName("tmp")
+                .withNewEmptyDir()
+                .endEmptyDir()
+                .endVolume()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
+    }
+
+    private static List<EnvVar> env(ResolvedProfile p) {
+        return List.of(
+                new EnvVar("SCHEDULEROPS_LABEL_KEY", p.labelKey(), null),
+                new EnvVar("SCHEDULEROPS_PORT", Integer.toString(Names.EXTENDER_PORT), null),
+                new EnvVar("SCHEDULEROPS_NODE_CACHE", Boolean.toString(p.extenderNeedsNodeCache()), null),
+                new EnvVar("SCHEDULEROPS_LOG_FORMAT", "json", null),
+                new EnvVar("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75", null));
+    }
+
+    private static Probe probe(String path, int failureThreshold) {
+        return new ProbeBuilder()
+                .withNewHttpGet()
+                .withPath(path)
+                .withPort(new IntOrString("http"))
+                .withScheme("HTTP")
+                .endHttpGet()
+                .withPeriodSeconds(10)
+                .withTimeoutSeconds(2)
+                .withFailureThreshold(failureThreshold)
+                .build();
+    }
+
+    private static TopologySpreadConstraint spread(String topologyKey, Map<String, String> selector) {
+        return new TopologySpreadConstraintBuilder()
+                .withMaxSkew(1)
+                .withTopologyKey(topologyKey)
+                .withWhenUnsatisfiable("ScheduleAnyway")
+                .withNewLabelSelector()
+                .withMatchLabels(selector)
+                .endLabelSelector()
+                .build();
+    }
+
+    static ResourceRequirements resources(ResourceRequirements requested) {
+        if (requested != null) {
+            return requested;
+        }
+        return new ResourceRequirementsBuilder()
+                .addToRequests("cpu", new Quantity("100m"))
+                .addToRequests("memory", new Quantity("256Mi"))
+                .addToLimits("memory", new Quantity("512Mi"))
+                .build();
+    }
+
+    private static HasMetadata service(ResolvedProfile p) {
+        return new ServiceBuilder()
+                .withMetadata(metadata(p, p.names().extender()))
+                .withNewSpec()
+                .withType("ClusterIP")
+                .withSelector(Labels.selector(p.names().profile(), Labels.COMPONENT_EXTENDER))
+                .addNewPort()
+                .withName("http")
+                .withPort(Names.EXTENDER_PORT)
+                .withTargetPort(new IntOrString("http"))
+                .withProtocol("TCP")
+                .endPort()
+                .endSpec()
+                .build();
+    }
+
+    private static HasMetadata podDisruptionBudget(ResolvedProfile p) {
+        return new PodDisruptionBudgetBuilder()
+                .withMetadata(metadata(p, p.names().extender()))
+                .withNewSpec()
+                .withMaxUnavailable(new IntOrString(1))
+                .withNewSelector()
+                .withMatchLabels(Labels.selector(p.names().profile(), Labels.COMPONENT_EXTENDER))
+                .endSelector()
+                .endSpec()
+                .build();
+    }
+}

@@ -1,0 +1,37 @@
+package dev.schedulerops.operator.render;
+
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.render.validation.ProfileValidator;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The pure function at the heart of the operator: a profile (and a few cluster facts) to its desired objects. */
+public final class ProfileRenderer {
+    private ProfileRenderer() {}
+
+    public static RenderResult render(SchedulerProfile profile, ClusterFacts facts) {
+        List<String> errors = ProfileValidator.validate(profile, facts);
+        if (!errors.isEmpty()) {
+            return new RenderResult.Invalid(errors);
+        }
+        return new RenderResult.Valid(desiredState(ResolvedProfile.of(profile), facts));
+    }
+
+    static DesiredState desiredState(ResolvedProfile p, ClusterFacts facts) {
+        String configYaml = SchedulerConfigRenderer.render(p);
+        String configHash = Yaml.hash(configYaml);
+
+        List<HasMetadata> extenderStage = new ArrayList<>();
+        extenderStage.add(SchedulerRenderer.serviceAccount(p));
+        extenderStage.addAll(RbacRenderer.scheduler(p));
+        extenderStage.addAll(RbacRenderer.extender(p));
+        extenderStage.addAll(ExtenderRenderer.render(p, facts));
+
+        List<HasMetadata> schedulerStage =
+                List.of(SchedulerRenderer.configMap(p, configYaml), SchedulerRenderer.deployment(p, facts, configHash));
+
+        return new DesiredState(
+                extenderStage, schedulerStage, configYaml, configHash, p.schedulerImage(facts), p.extenderImage(facts));
+    }
+}

@@ -1,0 +1,111 @@
+package dev.schedulerops.operator.render;
+
+import dev.schedulerops.operator.api.Verb;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Least-privilege RBAC: the scheduler gets the two system roles every kube-scheduler needs, a Role for its own lease
+ * and read access to the authentication ConfigMap in kube-system; the extender gets only what its verbs use.
+ */
+final class RbacRenderer {
+    private static final String RBAC_GROUP = "rbac.authorization.k8s.io";
+
+    private RbacRenderer() {}
+
+    static List<HasMetadata> scheduler(ResolvedProfile p) {
+        Names n = p.names();
+        Subject sa = serviceAccount(n.scheduler(), n.namespace());
+        List<HasMetadata> objects = new ArrayList<>();
+        objects.add(clusterRoleBinding(p, n.kubeSchedulerBinding(), Names.KUBE_SCHEDULER_CLUSTER_ROLE, sa));
+        objects.add(clusterRoleBinding(p, n.volumeSchedulerBinding(), Names.VOLUME_SCHEDULER_CLUSTER_ROLE, sa));
+        objects.add(new RoleBuilder()
+                .withMetadata(meta(p, n.schedulerLease(), n.namespace(), Labels.COMPONENT_SCHEDULER))
+                .withRules(
+                        // create cannot be limited to a resource name; get/update are limited to the own lease.
+                        rule("coordination.k8s.io", "leases", List.of(), "create"),
+                        rule("coordination.k8s.io", "leases", List.of(n.schedulerLease()), "get", "update"))
+                .build());
+        objects.add(new RoleBindingBuilder()
+                .withMetadata(meta(p, n.schedulerLease(), n.namespace(), Labels.COMPONENT_SCHEDULER))
+                .withNewRoleRef(RBAC_GROUP, "Role", n.schedulerLease())
+                .withSubjects(sa)
+                .build());
+        objects.add(new RoleBindingBuilder()
+                .withMetadata(meta(p, n.authReaderBinding(), Names.KUBE_SYSTEM, Labels.COMPONENT_SCHEDULER))
+                .withNewRoleRef(RBAC_GROUP, "Role", Names.AUTH_READER_ROLE)
+                .withSubjects(sa)
+                .build());
+        return objects;
+    }
+
+    static List<HasMetadata> extender(ResolvedProfile p) {
+        List<PolicyRule> rules = new ArrayList<>();
+        if (p.extenderNeedsNodeCache()) {
+            rules.add(rule("", "nodes", List.of(), "get", "list", "watch"));
+        }
+        if (p.has(Verb.BIND)) {
+            rules.add(rule("", "pods/binding", List.of(), "create"));
+        }
+        if (rules.isEmpty()) {
+            return List.of();
+        }
+        Names n = p.names();
+        return List.of(
+                new ClusterRoleBuilder()
+                        .withMetadata(meta(p, n.extenderClusterRole(), null, Labels.COMPONENT_EXTENDER))
+                        .withRules(rules)
+                        .build(),
+                clusterRoleBinding(
+                        p,
+                        n.extenderClusterRole(),
+                        n.extenderClusterRole(),
+                        serviceAccount(n.extender(), n.namespace())));
+    }
+
+    private static HasMetadata clusterRoleBinding(ResolvedProfile p, String name, String clusterRole, Subject subject) {
+        String component =
+                subject.getName().equals(p.names().extender()) ? Labels.COMPONENT_EXTENDER : Labels.COMPONENT_SCHEDULER;
+        return new ClusterRoleBindingBuilder()
+                .withMetadata(meta(p, name, null, component))
+                .withNewRoleRef(RBAC_GROUP, "ClusterRole", clusterRole)
+                .withSubjects(subject)
+                .build();
+    }
+
+    private static ObjectMeta meta(ResolvedProfile p, String name, String namespace, String component) {
+        return new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(namespace)
+                .withLabels(Labels.component(p.names().profile(), p.names().namespace(), component))
+                .build();
+    }
+
+    private static Subject serviceAccount(String name, String namespace) {
+        return new SubjectBuilder()
+                .withKind("ServiceAccount")
+                .withName(name)
+                .withNamespace(namespace)
+                .build();
+    }
+
+    private static PolicyRule rule(String group, String resource, List<String> names, String... verbs) {
+        return new PolicyRuleBuilder()
+                .withApiGroups(group)
+                .withResources(resource)
+                .withResourceNames(names.isEmpty() ? null : names)
+                .withVerbs(verbs)
+                .build();
+    }
+}

@@ -1,0 +1,140 @@
+package dev.schedulerops.operator.render;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.schedulerops.operator.api.ManagedResource;
+import dev.schedulerops.operator.api.PluginConfig;
+import dev.schedulerops.operator.api.Plugins;
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.api.Verb;
+import java.util.List;
+
+/**
+ * Renders the KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) of a profile: one scheduling profile named
+ * schedulerName, one extender pointing at the profile's extender Service, leader election on a lease of its own.
+ * kube-scheduler decodes this strictly, so the records below carry exactly its field names and nothing else.
+ */
+public final class SchedulerConfigRenderer {
+    public static final String API_VERSION = "kubescheduler.config.k8s.io/v1";
+
+    private SchedulerConfigRenderer() {}
+
+    /** Renders even profiles the validator rejects, so that the real kube-scheduler can be asked about them too. */
+    public static String render(SchedulerProfile profile, ClusterFacts facts) {
+        return render(ResolvedProfile.of(profile));
+    }
+
+    public static String render(ResolvedProfile p) {
+        return render(p, p.names().extenderUrl());
+    }
+
+    /** With another extender URL: tests run the real kube-scheduler against a local extender process. */
+    public static String render(ResolvedProfile p, String extenderUrl) {
+        return Yaml.write(configuration(p, extenderUrl));
+    }
+
+    static KubeSchedulerConfiguration configuration(ResolvedProfile p, String extenderUrl) {
+        var s = p.scheduler();
+        var leaderElection = new LeaderElection(
+                s.leaderElect(),
+                s.leaseDuration(),
+                s.renewDeadline(),
+                s.retryPeriod(),
+                "leases",
+                p.names().schedulerLease(),
+                p.names().namespace());
+        var profile = new Profile(
+                p.schedulerName(),
+                p.plugins(),
+                p.pluginConfig().isEmpty()
+                        ? null
+                        : p.pluginConfig().stream()
+                                .map(SchedulerConfigRenderer::pluginConfig)
+                                .toList());
+        return new KubeSchedulerConfiguration(
+                API_VERSION,
+                "KubeSchedulerConfiguration",
+                leaderElection,
+                positiveOrNull(s.percentageOfNodesToScore()),
+                List.of(profile),
+                List.of(extender(p, extenderUrl)));
+    }
+
+    private static Extender extender(ResolvedProfile p, String url) {
+        var e = p.extender();
+        boolean prioritize = p.has(Verb.PRIORITIZE);
+        return new Extender(
+                url,
+                p.filterVerb().map(Verb::path).orElse(null),
+                p.has(Verb.PREEMPT) ? Verb.PREEMPT.path() : null,
+                prioritize ? Verb.PRIORITIZE.path() : null,
+                // kube-scheduler requires weight > 0 only with prioritizeVerb; without it the weight means nothing.
+                prioritize ? (long) p.weight() : null,
+                p.has(Verb.BIND) ? Verb.BIND.path() : null,
+                false,
+                e.httpTimeout(),
+                e.nodeCacheCapable(),
+                e.managedResources().isEmpty()
+                        ? null
+                        : e.managedResources().stream()
+                                .map(SchedulerConfigRenderer::managedResource)
+                                .toList(),
+                e.ignorable());
+    }
+
+    private static ExtenderManagedResource managedResource(ManagedResource r) {
+        return new ExtenderManagedResource(r.getName(), Boolean.TRUE.equals(r.getIgnoredByScheduler()));
+    }
+
+    private static PluginConfigEntry pluginConfig(PluginConfig c) {
+        return new PluginConfigEntry(c.getName(), c.getArgs());
+    }
+
+    private static Integer positiveOrNull(Integer value) {
+        return value == null || value == 0 ? null : value;
+    }
+
+    @JsonPropertyOrder({"apiVersion", "kind", "leaderElection", "percentageOfNodesToScore", "profiles", "extenders"})
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record KubeSchedulerConfiguration(
+            String apiVersion,
+            String kind,
+            LeaderElection leaderElection,
+            Integer percentageOfNodesToScore,
+            List<Profile> profiles,
+            List<Extender> extenders) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record LeaderElection(
+            boolean leaderElect,
+            String leaseDuration,
+            String renewDeadline,
+            String retryPeriod,
+            String resourceLock,
+            String resourceName,
+            String resourceNamespace) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Profile(String schedulerName, Plugins plugins, List<PluginConfigEntry> pluginConfig) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record PluginConfigEntry(String name, JsonNode args) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Extender(
+            String urlPrefix,
+            String filterVerb,
+            String preemptVerb,
+            String prioritizeVerb,
+            Long weight,
+            String bindVerb,
+            boolean enableHTTPS,
+            String httpTimeout,
+            boolean nodeCacheCapable,
+            List<ExtenderManagedResource> managedResources,
+            boolean ignorable) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record ExtenderManagedResource(String name, boolean ignoredByScheduler) {}
+}

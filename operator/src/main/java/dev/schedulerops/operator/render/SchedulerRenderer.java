@@ -1,0 +1,136 @@
+package dev.schedulerops.operator.render;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.util.List;
+import java.util.Map;
+
+/** The kube-scheduler's ServiceAccount, its configuration ConfigMap and its Deployment. */
+final class SchedulerRenderer {
+    private SchedulerRenderer() {}
+
+    static ObjectMeta metadata(ResolvedProfile p, String name) {
+        return new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(p.names().namespace())
+                .withLabels(Labels.component(p.names().profile(), p.names().namespace(), Labels.COMPONENT_SCHEDULER))
+                .build();
+    }
+
+    static HasMetadata serviceAccount(ResolvedProfile p) {
+        return new ServiceAccountBuilder()
+                .withMetadata(metadata(p, p.names().scheduler()))
+                .build();
+    }
+
+    static ConfigMap configMap(ResolvedProfile p, String configYaml) {
+        return new ConfigMapBuilder()
+                .withMetadata(metadata(p, p.names().schedulerConfig()))
+                .withData(Map.of(Names.CONFIG_FILE, configYaml))
+                .build();
+    }
+
+    static Deployment deployment(ResolvedProfile p, ClusterFacts facts, String configHash) {
+        var s = p.scheduler();
+        Map<String, String> selector = Labels.selector(p.names().profile(), Labels.COMPONENT_SCHEDULER);
+        return new DeploymentBuilder()
+                .withMetadata(metadata(p, p.names().scheduler()))
+                .withNewSpec()
+                .withReplicas(s.replicas())
+                .withRevisionHistoryLimit(3)
+                .withNewSelector()
+                .withMatchLabels(selector)
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .withLabels(Labels.component(p.names().profile(), p.names().namespace(), Labels.COMPONENT_SCHEDULER))
+                .withAnnotations(Map.of(Labels.CONFIG_HASH, configHash))
+                .endMetadata()
+                .withNewSpec()
+                // A secondary scheduler is placed by the default one, never by itself.
+                .withSchedulerName(ExtenderRenderer.DEFAULT_SCHEDULER)
+                .withServiceAccountName(p.names().scheduler())
+                .withEnableServiceLinks(false)
+                .withSecurityContext(PodSecurity.pod())
+                .addNewContainer()
+                .withName("kube-scheduler")
+                .withImage(p.schedulerImage(facts))
+                .withImagePullPolicy("IfNotPresent")
+                .withCommand(List.of(
+                        "kube-scheduler",
+                        "--config=" + Names.CONFIG_MOUNT_PATH + "/" + Names.CONFIG_FILE,
+                        "--v=" + s.logVerbosity()))
+                .addNewPort()
+                .withName("https")
+                .withContainerPort(Names.SCHEDULER_SECURE_PORT)
+                .withProtocol("TCP")
+                .endPort()
+                .withLivenessProbe(probe("/livez", 3))
+                .withReadinessProbe(probe("/readyz", 1))
+                .withStartupProbe(new ProbeBuilder(probe("/livez", 30))
+                        .withPeriodSeconds(2)
+                        .build())
+                .withResources(resources(s.resources()))
+                .withSecurityContext(PodSecurity.container())
+                .addNewVolumeMount()
+                .withName("config")
+                .withMountPath(Names.CONFIG_MOUNT_PATH)
+                .withReadOnly(true)
+                .endVolumeMount()
+                .addNewVolumeMount()
+                .withName("tmp")
+                .withMountPath("/tmp")
+                .endVolumeMount()
+                .endContainer()
+                .addNewVolume()
+                .withName("config")
+                .withNewConfigMap()
+                .withName(p.names().schedulerConfig())
+                .endConfigMap()
+                .endVolume()
+                .addNewVolume()
+                .withName("tmp")
+                .withNewEmptyDir()
+                .endEmptyDir()
+                .endVolume()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
+    }
+
+    private static Probe probe(String path, int failureThreshold) {
+        return new ProbeBuilder()
+                .withNewHttpGet()
+                .withPath(path)
+                .withPort(new IntOrString(Names.SCHEDULER_SECURE_PORT))
+                .withScheme("HTTPS")
+                .endHttpGet()
+                .withPeriodSeconds(10)
+                .withTimeoutSeconds(2)
+                .withFailureThreshold(failureThreshold)
+                .build();
+    }
+
+    private static ResourceRequirements resources(ResourceRequirements requested) {
+        if (requested != null) {
+            return requested;
+        }
+        return new ResourceRequirementsBuilder()
+                .addToRequests("cpu", new Quantity("100m"))
+                .addToRequests("memory", new Quantity("128Mi"))
+                .build();
+    }
+}

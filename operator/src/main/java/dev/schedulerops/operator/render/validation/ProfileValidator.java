@@ -1,0 +1,201 @@
+package dev.schedulerops.operator.render.validation;
+
+import dev.schedulerops.operator.api.Defaults;
+import dev.schedulerops.operator.api.ManagedResource;
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.api.SchedulerProfileSpec;
+import dev.schedulerops.operator.api.Verb;
+import dev.schedulerops.operator.render.ClusterFacts;
+import dev.schedulerops.operator.render.ResolvedProfile;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Everything that makes a profile impossible to roll out, as messages a person can act on. It repeats the CRD's
+ * schema and CEL rules (the `render` command reads files that never went through admission) and adds what a schema
+ * cannot say: kube-scheduler's own configuration rules for the target version.
+ */
+public final class ProfileValidator {
+    private static final Pattern LABEL_KEY = Pattern.compile(Defaults.LABEL_KEY_PATTERN);
+    private static final Pattern SCHEDULER_NAME = Pattern.compile("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$");
+    private static final Pattern PROFILE_NAME = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
+
+    /** The extender Service is named "<profile>-extender" and a Service name is a DNS-1035 label (63 chars). */
+    public static final int MAX_PROFILE_NAME_LENGTH = 63 - "-extender".length();
+
+    private ProfileValidator() {}
+
+    public static List<String> validate(SchedulerProfile profile, ClusterFacts facts) {
+        List<String> errors = new ArrayList<>();
+        if (profile.getMetadata() == null
+                || profile.getMetadata().getName() == null
+                || profile.getMetadata().getName().isBlank()) {
+            errors.add("metadata.name: Required value");
+            return errors;
+        }
+        String name = profile.getMetadata().getName();
+        if (name.length() > MAX_PROFILE_NAME_LENGTH
+                || !PROFILE_NAME.matcher(name).matches()) {
+            errors.add("metadata.name: Invalid value: \"" + name + "\": must start with a lowercase letter, contain"
+                    + " only lowercase letters, digits and '-', and be at most " + MAX_PROFILE_NAME_LENGTH
+                    + " characters (the extender Service is named <name>-extender)");
+        }
+        if (profile.getMetadata().getNamespace() == null
+                || profile.getMetadata().getNamespace().isBlank()) {
+            errors.add("metadata.namespace: Required value");
+        }
+        SchedulerProfileSpec spec = profile.getSpec();
+        if (spec == null) {
+            errors.add("spec: Required value");
+            return errors;
+        }
+        validateIdentity(profile, spec, errors);
+        validateVerbs(spec, errors);
+        validateExtender(spec, errors);
+        validateScheduler(spec, errors);
+        if (errors.isEmpty()) {
+            errors.addAll(SchedulerPluginRules.validate(ResolvedProfile.of(profile), facts));
+        }
+        return errors;
+    }
+
+    private static void validateIdentity(SchedulerProfile profile, SchedulerProfileSpec spec, List<String> errors) {
+        String labelKey = spec.getLabelKey();
+        if (labelKey == null || labelKey.isBlank()) {
+            errors.add("spec.labelKey: Required value: the node label the extender filters on and scores by,"
+                    + " e.g. priority.lixueduan.com");
+        } else if (!LABEL_KEY.matcher(labelKey).matches() || prefixLength(labelKey) > 253) {
+            errors.add("spec.labelKey: Invalid value: \"" + labelKey + "\": must be a qualified label key: an"
+                    + " optional DNS subdomain prefix and '/', then a name of at most 63 characters of letters,"
+                    + " digits, '-', '_' or '.', starting and ending with a letter or digit");
+        }
+        String schedulerName = profile.effectiveSchedulerName();
+        if (spec.getSchedulerName() != null
+                && (!SCHEDULER_NAME.matcher(schedulerName).matches() || schedulerName.length() > 253)) {
+            errors.add("spec.schedulerName: Invalid value: \"" + schedulerName + "\": must be a lowercase DNS"
+                    + " subdomain");
+        }
+        if ("default-scheduler".equals(schedulerName)) {
+            errors.add("spec.schedulerName: Invalid value: \"default-scheduler\": that is the cluster's main"
+                    + " scheduler; choose another name");
+        }
+    }
+
+    private static void validateVerbs(SchedulerProfileSpec spec, List<String> errors) {
+        List<Verb> verbs = spec.getVerbs();
+        if (verbs == null) {
+            return;
+        }
+        if (verbs.isEmpty()) {
+            errors.add("spec.verbs: Invalid value: []: at least one verb is needed, e.g. [Filter, Prioritize]");
+            return;
+        }
+        if (verbs.contains(null)) {
+            errors.add("spec.verbs: Unsupported value: supported values: \"Filter\", \"FilterOnlyOne\","
+                    + " \"Prioritize\", \"Bind\", \"Preempt\"");
+            return;
+        }
+        if (new HashSet<>(verbs).size() != verbs.size()) {
+            errors.add("spec.verbs: Duplicate value: each verb may appear only once");
+        }
+        if (verbs.contains(Verb.FILTER) && verbs.contains(Verb.FILTER_ONLY_ONE)) {
+            errors.add("spec.verbs: Invalid value: Filter and FilterOnlyOne exclude each other; keep one of them");
+        }
+        if (verbs.contains(Verb.PREEMPT) && verbs.stream().noneMatch(Verb::isFilter)) {
+            errors.add("spec.verbs: Invalid value: Preempt needs Filter or FilterOnlyOne, so that preemption agrees"
+                    + " with the filter rule");
+        }
+        Integer weight = spec.getWeight();
+        if (weight != null && weight < 1) {
+            errors.add("spec.weight: Invalid value: " + weight + ": must be at least 1 (kube-scheduler rejects an"
+                    + " extender with prioritizeVerb and a non-positive weight)");
+        }
+    }
+
+    private static void validateExtender(SchedulerProfileSpec spec, List<String> errors) {
+        var ext = spec.getExtender();
+        if (ext == null) {
+            return;
+        }
+        range(errors, "spec.extender.replicas", ext.getReplicas(), 1, 10);
+        if (ext.getHttpTimeout() != null) {
+            Optional<Duration> timeout =
+                    GoDuration.parseNanos(ext.getHttpTimeout()).map(Duration::ofNanos);
+            if (timeout.isEmpty() || timeout.get().isZero() || timeout.get().isNegative()) {
+                errors.add("spec.extender.httpTimeout: Invalid value: \"" + ext.getHttpTimeout() + "\": must be a"
+                        + " positive duration such as 5s or 1500ms");
+            }
+        }
+        if (ext.getManagedResources() != null) {
+            Set<String> seen = new HashSet<>();
+            for (int i = 0; i < ext.getManagedResources().size(); i++) {
+                ManagedResource r = ext.getManagedResources().get(i);
+                String path = "spec.extender.managedResources[" + i + "].name";
+                if (r.getName() == null || !LABEL_KEY.matcher(r.getName()).matches()) {
+                    errors.add(path + ": Invalid value: \"" + r.getName() + "\": must be a qualified resource name");
+                } else if (!seen.add(r.getName())) {
+                    errors.add(path + ": Duplicate value: \"" + r.getName() + "\"");
+                }
+            }
+        }
+    }
+
+    private static void validateScheduler(SchedulerProfileSpec spec, List<String> errors) {
+        var sch = spec.getScheduler();
+        if (sch == null) {
+            return;
+        }
+        range(errors, "spec.scheduler.replicas", sch.getReplicas(), 1, 5);
+        range(errors, "spec.scheduler.percentageOfNodesToScore", sch.getPercentageOfNodesToScore(), 0, 100);
+        range(errors, "spec.scheduler.logVerbosity", sch.getLogVerbosity(), 0, 10);
+        var le = sch.getLeaderElection();
+        boolean leaderElect = le == null || le.getLeaderElect() == null || le.getLeaderElect();
+        if (sch.getReplicas() != null && sch.getReplicas() > 1 && !leaderElect) {
+            errors.add("spec.scheduler.replicas: Invalid value: " + sch.getReplicas() + ": more than one replica needs"
+                    + " leaderElection.leaderElect: true, or the replicas would bind pods concurrently");
+        }
+        if (le == null) {
+            return;
+        }
+        Optional<Duration> lease = duration(
+                errors, "spec.scheduler.leaderElection.leaseDuration", le.getLeaseDuration(), Defaults.LEASE_DURATION);
+        Optional<Duration> renew = duration(
+                errors, "spec.scheduler.leaderElection.renewDeadline", le.getRenewDeadline(), Defaults.RENEW_DEADLINE);
+        Optional<Duration> retry = duration(
+                errors, "spec.scheduler.leaderElection.retryPeriod", le.getRetryPeriod(), Defaults.RETRY_PERIOD);
+        if (leaderElect && lease.isPresent() && renew.isPresent() && lease.get().compareTo(renew.get()) <= 0) {
+            errors.add("spec.scheduler.leaderElection.leaseDuration: Invalid value: \"" + lease.get()
+                    + "\": must be greater than renewDeadline");
+        }
+        if (leaderElect && renew.isPresent() && retry.isPresent() && renew.get().compareTo(retry.get()) <= 0) {
+            errors.add("spec.scheduler.leaderElection.renewDeadline: Invalid value: \"" + renew.get()
+                    + "\": must be greater than retryPeriod");
+        }
+    }
+
+    private static Optional<Duration> duration(List<String> errors, String path, String value, String fallback) {
+        String text = value == null ? fallback : value;
+        Optional<Duration> parsed = GoDuration.parseNanos(text).map(Duration::ofNanos);
+        if (parsed.isEmpty() || parsed.get().isZero() || parsed.get().isNegative()) {
+            errors.add(path + ": Invalid value: \"" + text + "\": must be a positive duration such as 15s");
+            return Optional.empty();
+        }
+        return parsed;
+    }
+
+    private static void range(List<String> errors, String path, Integer value, int min, int max) {
+        if (value != null && (value < min || value > max)) {
+            errors.add(path + ": Invalid value: " + value + ": must be between " + min + " and " + max);
+        }
+    }
+
+    private static int prefixLength(String labelKey) {
+        int slash = labelKey.indexOf('/');
+        return slash < 0 ? 0 : slash;
+    }
+}

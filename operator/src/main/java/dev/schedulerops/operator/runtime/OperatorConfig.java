@@ -1,0 +1,173 @@
+package dev.schedulerops.operator.runtime;
+
+import dev.schedulerops.operator.render.ClusterFacts;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * The operator's settings, read once at start-up from SCHEDULEROPS_* environment variables ({@code run}'s flags
+ * override them).
+ *
+ * @param watchNamespaces namespaces whose profiles are reconciled; empty means all
+ * @param leaderElection whether to take the lease before reconciling (default: on in-cluster, off elsewhere)
+ * @param leaderElectionNamespace where the lease lives (default: the pod's namespace, else "default")
+ * @param leaseName the lease's name
+ * @param extenderImage the extender image for profiles that do not pin one
+ * @param schedulerImageRepository the kube-scheduler image repository; the tag is the cluster's version
+ * @param logFormat json or text (read by logback.xml directly; recorded here to validate it)
+ * @param httpPort port of /healthz, /readyz and /metrics; 0 picks a free one
+ * @param httpBindAddress address that server binds to
+ */
+public record OperatorConfig(
+        Set<String> watchNamespaces,
+        boolean leaderElection,
+        String leaderElectionNamespace,
+        String leaseName,
+        String extenderImage,
+        String schedulerImageRepository,
+        String logFormat,
+        int httpPort,
+        String httpBindAddress) {
+
+    public static final String LEASE_NAME = "schedulerops-operator";
+    public static final Path SERVICE_ACCOUNT_NAMESPACE =
+            Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+
+    public OperatorConfig {
+        watchNamespaces = Set.copyOf(watchNamespaces);
+        if (!logFormat.equals("json") && !logFormat.equals("text")) {
+            throw new IllegalArgumentException("SCHEDULEROPS_LOG_FORMAT must be json or text, not " + logFormat);
+        }
+        if (httpPort < 0 || httpPort > 65535) {
+            throw new IllegalArgumentException("SCHEDULEROPS_HTTP_PORT must be 0..65535, not " + httpPort);
+        }
+    }
+
+    public static OperatorConfig fromEnvironment() {
+        return fromEnvironment(System.getenv(), OperatorConfig::podNamespace);
+    }
+
+    /**
+     * @param env the environment variables
+     * @param podNamespace the namespace of the pod this runs in, when it runs in one
+     */
+    public static OperatorConfig fromEnvironment(Map<String, String> env, Supplier<Optional<String>> podNamespace) {
+        Optional<String> inPod = podNamespace.get();
+        boolean inCluster = inPod.isPresent() && env.containsKey("KUBERNETES_SERVICE_HOST");
+        return new OperatorConfig(
+                namespaces(env.getOrDefault("SCHEDULEROPS_WATCH_NAMESPACES", "")),
+                bool(env, "SCHEDULEROPS_LEADER_ELECTION", inCluster),
+                nonBlank(env.get("SCHEDULEROPS_LEADER_ELECTION_NAMESPACE")).orElse(inPod.orElse("default")),
+                LEASE_NAME,
+                nonBlank(env.get("SCHEDULEROPS_EXTENDER_IMAGE"))
+                        .orElse(ClusterFacts.BuildInfo.defaultExtenderImage()),
+                nonBlank(env.get("SCHEDULEROPS_SCHEDULER_IMAGE_REPOSITORY"))
+                        .orElse(ClusterFacts.DEFAULT_SCHEDULER_IMAGE_REPOSITORY),
+                nonBlank(env.get("SCHEDULEROPS_LOG_FORMAT")).orElse("text").toLowerCase(Locale.ROOT),
+                integer(env, "SCHEDULEROPS_HTTP_PORT", 8080),
+                nonBlank(env.get("SCHEDULEROPS_HTTP_BIND_ADDRESS")).orElse("0.0.0.0"));
+    }
+
+    public OperatorConfig withWatchNamespaces(Set<String> namespaces) {
+        return new OperatorConfig(
+                namespaces,
+                leaderElection,
+                leaderElectionNamespace,
+                leaseName,
+                extenderImage,
+                schedulerImageRepository,
+                logFormat,
+                httpPort,
+                httpBindAddress);
+    }
+
+    public OperatorConfig withLeaderElection(boolean enabled, String namespace) {
+        return new OperatorConfig(
+                watchNamespaces,
+                enabled,
+                namespace,
+                leaseName,
+                extenderImage,
+                schedulerImageRepository,
+                logFormat,
+                httpPort,
+                httpBindAddress);
+    }
+
+    public OperatorConfig withImages(String extenderImage, String schedulerImageRepository) {
+        return new OperatorConfig(
+                watchNamespaces,
+                leaderElection,
+                leaderElectionNamespace,
+                leaseName,
+                extenderImage,
+                schedulerImageRepository,
+                logFormat,
+                httpPort,
+                httpBindAddress);
+    }
+
+    public OperatorConfig withHttp(String bindAddress, int port) {
+        return new OperatorConfig(
+                watchNamespaces,
+                leaderElection,
+                leaderElectionNamespace,
+                leaseName,
+                extenderImage,
+                schedulerImageRepository,
+                logFormat,
+                port,
+                bindAddress);
+    }
+
+    public static Set<String> namespaces(String commaSeparated) {
+        return Arrays.stream(commaSeparated.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .collect(Collectors.toCollection(LinkedHashSet::new));
+    }
+
+    private static boolean bool(Map<String, String> env, String name, boolean fallback) {
+        Optional<String> value = nonBlank(env.get(name));
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        return switch (value.get().toLowerCase(Locale.ROOT)) {
+            case "true", "1", "yes" -> true;
+            case "false", "0", "no" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false, not " + value.get());
+        };
+    }
+
+    private static int integer(Map<String, String> env, String name, int fallback) {
+        Optional<String> value = nonBlank(env.get(name));
+        try {
+            return value.map(Integer::parseInt).orElse(fallback);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a number, not " + value.get(), e);
+        }
+    }
+
+    private static Optional<String> nonBlank(String value) {
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+    }
+
+    private static Optional<String> podNamespace() {
+        try {
+            return Files.isReadable(SERVICE_ACCOUNT_NAMESPACE)
+                    ? nonBlank(Files.readString(SERVICE_ACCOUNT_NAMESPACE))
+                    : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}

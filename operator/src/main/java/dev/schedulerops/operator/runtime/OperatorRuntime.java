@@ -1,0 +1,152 @@
+package dev.schedulerops.operator.runtime;
+
+import dev.schedulerops.operator.reconcile.ProfileEvents;
+import dev.schedulerops.operator.reconcile.SchedulerProfileReconciler;
+import dev.schedulerops.operator.render.ClusterFacts;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running operator: the JOSDK {@link Operator} with the SchedulerProfile reconciler, leader election, metrics and
+ * the HTTP endpoints. {@link #close()} stops it gracefully (the shutdown hook of {@code run} calls it).
+ */
+public final class OperatorRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(OperatorRuntime.class);
+
+    private final Operator operator;
+    private final HttpEndpoints endpoints;
+    private final PrometheusMeterRegistry registry;
+    private final JvmGcMetrics gcMetrics;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean failed = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final ClusterFacts facts;
+
+    private OperatorRuntime(OperatorConfig config, KubernetesClient client) throws IOException {
+        this.facts = new ClusterFacts(
+                serverVersion(client), config.extenderImage(), config.schedulerImageRepository());
+        this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new ClassLoaderMetrics().bindTo(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        this.gcMetrics = new JvmGcMetrics();
+        gcMetrics.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+
+        SchedulerProfileReconciler reconciler =
+                new SchedulerProfileReconciler(facts, new ProfileEvents(client, instanceName()));
+        Gauge.builder("schedulerops.profiles", reconciler, r -> r.profilesWithReady(true))
+                .description("SchedulerProfiles by their Ready condition, as last reconciled by this instance")
+                .tag("ready", "true")
+                .register(registry);
+        Gauge.builder("schedulerops.profiles", reconciler, r -> r.profilesWithReady(false))
+                .description("SchedulerProfiles by their Ready condition, as last reconciled by this instance")
+                .tag("ready", "false")
+                .register(registry);
+
+        this.operator = new Operator(overrider -> {
+            overrider
+                    .withKubernetesClient(client)
+                    .withCloseClientOnStop(false)
+                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
+            if (config.leaderElection()) {
+                overrider.withLeaderElectionConfiguration(
+                        new LeaderElectionConfiguration(config.leaseName(), config.leaderElectionNamespace()));
+            }
+        });
+        operator.register(reconciler, overrider -> {
+            if (!config.watchNamespaces().isEmpty()) {
+                overrider.settingNamespaces(config.watchNamespaces());
+            }
+        });
+        // Standbys (leader election) are ready too: otherwise a rolling update of the operator never completes.
+        this.endpoints = HttpEndpoints.start(
+                config.httpBindAddress(),
+                config.httpPort(),
+                () -> !failed.get() && !closed.get(),
+                started::get,
+                registry::scrape);
+        LOG.info(
+                "operator configured: kubernetes {}, watching {}, leader election {}, http {}:{}",
+                facts.kubernetesVersion(),
+                config.watchNamespaces().isEmpty() ? "all namespaces" : config.watchNamespaces(),
+                config.leaderElection()
+                        ? "on (lease " + config.leaderElectionNamespace() + "/" + config.leaseName() + ")"
+                        : "off",
+                config.httpBindAddress(),
+                endpoints.port());
+    }
+
+    /** Starts the operator; returns once it runs (or, with leader election, once it waits for the lease). */
+    public static OperatorRuntime start(OperatorConfig config, KubernetesClient client) throws IOException {
+        OperatorRuntime runtime = new OperatorRuntime(config, client);
+        try {
+            runtime.operator.start();
+            runtime.started.set(true);
+        } catch (RuntimeException e) {
+            runtime.failed.set(true);
+            runtime.close();
+            throw e;
+        }
+        return runtime;
+    }
+
+    /** The API server's version without "v" and build metadata: "v1.33.13+k3s1" becomes "1.33.13". */
+    static String serverVersion(KubernetesClient client) {
+        return normalizeVersion(client.getKubernetesVersion().getGitVersion());
+    }
+
+    static String normalizeVersion(String gitVersion) {
+        String version = gitVersion.startsWith("v") ? gitVersion.substring(1) : gitVersion;
+        return version.replaceAll("[+].*$", "");
+    }
+
+    private static String instanceName() {
+        return Optional.ofNullable(System.getenv("HOSTNAME")).orElse("local");
+    }
+
+    public int httpPort() {
+        return endpoints.port();
+    }
+
+    public ClusterFacts clusterFacts() {
+        return facts;
+    }
+
+    public boolean isReady() {
+        return started.get() && !closed.get();
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        LOG.info("stopping the operator");
+        try {
+            operator.stop();
+        } catch (RuntimeException e) {
+            LOG.warn("operator did not stop cleanly", e);
+        }
+        endpoints.close();
+        gcMetrics.close();
+        registry.close();
+    }
+}
