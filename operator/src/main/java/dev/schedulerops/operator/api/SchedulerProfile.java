@@ -18,7 +18,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("schedulerprofiles")
 @Singular("schedulerprofile")
 @ShortNames({"sp", "schedprofile"})
-@Categories({"schedulerops", "all"})
+@Categories({"schedulerops"})
 @JsonClassDescription(
         "A SchedulerProfile declares a secondary kube-scheduler that consults the bundled schedulerops extender:"
                 + " pods that set spec.schedulerName to this profile's schedulerName are placed on nodes carrying"

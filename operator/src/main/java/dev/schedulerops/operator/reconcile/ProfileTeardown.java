@@ -6,6 +6,7 @@ import dev.schedulerops.operator.render.Names;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -14,7 +15,6 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
-import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
@@ -53,8 +53,8 @@ public final class ProfileTeardown {
     /** One step further; true once nothing is left. Call again (later) while it returns false. */
     public boolean advance(SchedulerProfile profile) {
         String namespace = profile.getMetadata().getNamespace();
-        Map<String, String> labels = Map.of(
-                Labels.PROFILE, profile.getMetadata().getName(), Labels.PROFILE_NAMESPACE, namespace);
+        Map<String, String> labels =
+                Map.of(Labels.PROFILE, profile.getMetadata().getName(), Labels.PROFILE_NAMESPACE, namespace);
 
         List<HasMetadata> scheduler = new ArrayList<>();
         scheduler.addAll(list(Deployment.class, namespace, labels, Labels.COMPONENT_SCHEDULER));
@@ -87,8 +87,9 @@ public final class ProfileTeardown {
 
     private <T extends HasMetadata> List<T> list(
             Class<T> type, String namespace, Map<String, String> labels, String component) {
-        NonNamespaceOperation<T, KubernetesResourceList<T>, Resource<T>> scoped =
-                namespace == null ? client.resources(type) : client.resources(type).inNamespace(namespace);
+        NonNamespaceOperation<T, KubernetesResourceList<T>, Resource<T>> scoped = namespace == null
+                ? client.resources(type)
+                : client.resources(type).inNamespace(namespace);
         FilterWatchListDeletable<T, KubernetesResourceList<T>, Resource<T>> selected = scoped.withLabels(labels);
         if (component != null) {
             selected = selected.withLabel(Labels.COMPONENT, component);

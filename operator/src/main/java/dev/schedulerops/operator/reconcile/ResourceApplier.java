@@ -52,11 +52,7 @@ public final class ResourceApplier {
                         before.getMetadata().getResourceVersion(),
                         after.getMetadata().getResourceVersion());
         if (created || changed) {
-            LOG.info(
-                    "{} {} {}",
-                    created ? "created" : "updated",
-                    after.getKind(),
-                    qualifiedName(after));
+            LOG.info("{} {} {}", created ? "created" : "updated", after.getKind(), qualifiedName(after));
             informers.wrote(before, after);
         }
         return new Applied(after, created, changed, before);
@@ -75,6 +71,8 @@ public final class ResourceApplier {
 
     static String qualifiedName(HasMetadata object) {
         String namespace = object.getMetadata().getNamespace();
-        return namespace == null ? object.getMetadata().getName() : namespace + "/" + object.getMetadata().getName();
+        return namespace == null
+                ? object.getMetadata().getName()
+                : namespace + "/" + object.getMetadata().getName();
     }
 }

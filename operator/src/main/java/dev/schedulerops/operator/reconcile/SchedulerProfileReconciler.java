@@ -9,8 +9,11 @@ import dev.schedulerops.operator.render.ProfileRenderer;
 import dev.schedulerops.operator.render.RenderResult;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -63,6 +66,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     private final ClusterFacts facts;
     private final ProfileEvents events;
     private final Map<ResourceID, Boolean> readiness = new ConcurrentHashMap<>();
+    private final StatusMemory statuses = new StatusMemory();
     private volatile OwnedInformers informers;
     private volatile ResourceApplier applier;
     private volatile ProfileTeardown teardown;
@@ -84,9 +88,11 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     public UpdateControl<SchedulerProfile> reconcile(SchedulerProfile profile, Context<SchedulerProfile> context) {
         String namespace = profile.getMetadata().getNamespace();
         Names names = new Names(profile.getMetadata().getName(), namespace);
-        Deployment extender = informers.cached(Deployment.class, new ResourceID(names.extender(), namespace))
+        Deployment extender = informers
+                .cached(Deployment.class, new ResourceID(names.extender(), namespace))
                 .orElse(null);
-        Deployment scheduler = informers.cached(Deployment.class, new ResourceID(names.scheduler(), namespace))
+        Deployment scheduler = informers
+                .cached(Deployment.class, new ResourceID(names.scheduler(), namespace))
                 .orElse(null);
 
         DesiredState state = null;
@@ -111,14 +117,17 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
             if (DeploymentReadiness.isAvailableAtCurrentGeneration(extender)) {
                 scheduler = applySchedulerStage(profile, state, scheduler);
             } else {
-                LOG.debug("extender not available yet ({}): scheduler stage left as it is",
+                LOG.debug(
+                        "extender not available yet ({}): scheduler stage left as it is",
                         DeploymentReadiness.describe(extender));
             }
         }
 
         String labelKey = profile.getSpec() == null ? null : profile.getSpec().getLabelKey();
         ProfileStatuses.Observation observation = new ProfileStatuses.Observation(
-                profile.getMetadata().getGeneration() == null ? 0 : profile.getMetadata().getGeneration(),
+                profile.getMetadata().getGeneration() == null
+                        ? 0
+                        : profile.getMetadata().getGeneration(),
                 profile.effectiveSchedulerName(),
                 outcome,
                 extender,
@@ -127,23 +136,40 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
                 state == null ? null : state.schedulerImage(),
                 state == null ? null : state.extenderImage(),
                 labelKey == null ? 0 : (int) informers.nodesLabelled(labelKey));
-        SchedulerProfileStatus previous = profile.getStatus();
+        String uid = profile.getMetadata().getUid();
+        SchedulerProfileStatus previous = statuses.previous(uid, profile.getStatus());
         SchedulerProfileStatus next = ProfileStatuses.compute(previous, observation, Instant.now());
         announceTransitions(profile, previous, next);
         boolean ready = ProfileStatuses.isTrue(next.getConditions(), ProfileStatuses.READY);
         readiness.put(ResourceID.fromResource(profile), ready);
-
-        UpdateControl<SchedulerProfile> control;
-        if (next.equals(previous)) {
-            control = UpdateControl.noUpdate();
-        } else {
-            profile.setStatus(next);
-            control = UpdateControl.patchStatus(profile);
+        if (statuses.needsPatch(uid, profile.getStatus(), next)) {
+            patchStatus(context, profile, next);
+            statuses.wrote(uid, next);
         }
+        UpdateControl<SchedulerProfile> control = UpdateControl.noUpdate();
         if (!ready) {
             control.rescheduleAfter(RECHECK);
         }
         return control;
+    }
+
+    /** Server-side applies the whole status (we own all of it) to the status subresource. */
+    private static void patchStatus(
+            Context<SchedulerProfile> context, SchedulerProfile profile, SchedulerProfileStatus status) {
+        SchedulerProfile patch = new SchedulerProfile();
+        patch.setMetadata(new ObjectMetaBuilder()
+                .withName(profile.getMetadata().getName())
+                .withNamespace(profile.getMetadata().getNamespace())
+                .build());
+        patch.setStatus(status);
+        context.getClient()
+                .resource(patch)
+                .subresource("status")
+                .patch(new PatchContext.Builder()
+                        .withPatchType(PatchType.SERVER_SIDE_APPLY)
+                        .withFieldManager(ResourceApplier.FIELD_MANAGER)
+                        .withForce(true)
+                        .build());
     }
 
     private Deployment applyExtenderStage(SchedulerProfile profile, DesiredState state) {
@@ -212,8 +238,8 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
             SchedulerProfile profile, SchedulerProfileStatus previous, SchedulerProfileStatus next) {
         List<Condition> before = previous == null ? List.of() : previous.getConditions();
         List<Condition> after = next.getConditions();
-        Condition configValid = ProfileStatuses.find(after, ProfileStatuses.CONFIG_VALID)
-                .orElseThrow();
+        Condition configValid =
+                ProfileStatuses.find(after, ProfileStatuses.CONFIG_VALID).orElseThrow();
         Optional<Condition> configValidBefore = ProfileStatuses.find(before, ProfileStatuses.CONFIG_VALID);
         boolean refusalChanged = configValidBefore.isEmpty()
                 || !Objects.equals(configValidBefore.get().getStatus(), configValid.getStatus())
@@ -226,8 +252,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
             boolean wasTrue = ProfileStatuses.isTrue(before, type);
             boolean isTrue = ProfileStatuses.isTrue(after, type);
             if (isTrue && !wasTrue) {
-                Condition condition =
-                        ProfileStatuses.find(after, type).orElseThrow();
+                Condition condition = ProfileStatuses.find(after, type).orElseThrow();
                 events.normal(profile, type, condition.getMessage());
             }
         }
@@ -236,9 +261,12 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     @Override
     public DeleteControl cleanup(SchedulerProfile profile, Context<SchedulerProfile> context) {
         readiness.remove(ResourceID.fromResource(profile));
+        statuses.forget(profile.getMetadata().getUid());
         try {
             if (teardown.advance(profile)) {
-                LOG.info("everything of {}/{} is deleted", profile.getMetadata().getNamespace(),
+                LOG.info(
+                        "everything of {}/{} is deleted",
+                        profile.getMetadata().getNamespace(),
                         profile.getMetadata().getName());
                 return DeleteControl.defaultDelete();
             }

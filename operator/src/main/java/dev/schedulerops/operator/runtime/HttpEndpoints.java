@@ -55,8 +55,7 @@ public final class HttpEndpoints implements AutoCloseable {
         respond(exchange, ok ? 200 : 503, "text/plain; charset=utf-8", ok ? "ok\n" : "not ok\n");
     }
 
-    private static void respond(HttpExchange exchange, int status, String contentType, String body)
-            throws IOException {
+    private static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
         try (exchange) {
             if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {
                 exchange.sendResponseHeaders(405, -1);

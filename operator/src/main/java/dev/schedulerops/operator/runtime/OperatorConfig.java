@@ -68,8 +68,7 @@ public record OperatorConfig(
                 bool(env, "SCHEDULEROPS_LEADER_ELECTION", inCluster),
                 nonBlank(env.get("SCHEDULEROPS_LEADER_ELECTION_NAMESPACE")).orElse(inPod.orElse("default")),
                 LEASE_NAME,
-                nonBlank(env.get("SCHEDULEROPS_EXTENDER_IMAGE"))
-                        .orElse(ClusterFacts.BuildInfo.defaultExtenderImage()),
+                nonBlank(env.get("SCHEDULEROPS_EXTENDER_IMAGE")).orElse(ClusterFacts.BuildInfo.defaultExtenderImage()),
                 nonBlank(env.get("SCHEDULEROPS_SCHEDULER_IMAGE_REPOSITORY"))
                         .orElse(ClusterFacts.DEFAULT_SCHEDULER_IMAGE_REPOSITORY),
                 nonBlank(env.get("SCHEDULEROPS_LOG_FORMAT")).orElse("text").toLowerCase(Locale.ROOT),

@@ -4,6 +4,7 @@ import dev.schedulerops.operator.reconcile.ProfileEvents;
 import dev.schedulerops.operator.reconcile.SchedulerProfileReconciler;
 import dev.schedulerops.operator.render.ClusterFacts;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
@@ -18,6 +19,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,8 +41,7 @@ public final class OperatorRuntime implements AutoCloseable {
     private final ClusterFacts facts;
 
     private OperatorRuntime(OperatorConfig config, KubernetesClient client) throws IOException {
-        this.facts = new ClusterFacts(
-                serverVersion(client), config.extenderImage(), config.schedulerImageRepository());
+        this.facts = new ClusterFacts(serverVersion(client), config.extenderImage(), config.schedulerImageRepository());
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ClassLoaderMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
@@ -67,8 +68,7 @@ public final class OperatorRuntime implements AutoCloseable {
                     .withCloseClientOnStop(false)
                     .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
             if (config.leaderElection()) {
-                overrider.withLeaderElectionConfiguration(
-                        new LeaderElectionConfiguration(config.leaseName(), config.leaderElectionNamespace()));
+                overrider.withLeaderElectionConfiguration(leaderElection(config));
             }
         });
         operator.register(reconciler, overrider -> {
@@ -92,6 +92,32 @@ public final class OperatorRuntime implements AutoCloseable {
                         : "off",
                 config.httpBindAddress(),
                 endpoints.port());
+    }
+
+    /**
+     * Exiting on a lost lease is right (another instance takes over; Kubernetes restarts this one), but not when the
+     * lease is released because we are stopping: JOSDK's own exit would then kill the JVM from inside shutdown.
+     */
+    private LeaderElectionConfiguration leaderElection(OperatorConfig config) {
+        LeaderCallbacks callbacks = new LeaderCallbacks(
+                () -> LOG.info("became the leader: reconciling"),
+                () -> {
+                    if (!closed.get()) {
+                        LOG.error("lost the leader lease {}: exiting", config.leaseName());
+                        failed.set(true);
+                        System.exit(1);
+                    }
+                },
+                leader -> LOG.info("the leader is {}", leader));
+        return new LeaderElectionConfiguration(
+                config.leaseName(),
+                config.leaderElectionNamespace(),
+                LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
+                LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
+                LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE,
+                instanceName() + "-" + UUID.randomUUID().toString().substring(0, 8),
+                callbacks,
+                false);
     }
 
     /** Starts the operator; returns once it runs (or, with leader election, once it waits for the lease). */

@@ -15,11 +15,13 @@ import java.util.Set;
  * Checks the {@code plugins} part of a profile the way kube-scheduler does at start-up: validation.go rejects removed
  * plugins; the framework ({@code NewFramework}) merges the user's sets into the defaults, then rejects unknown
  * plugins, plugins at points they do not implement, duplicates, and a profile without exactly one queue sort plugin
- * or without a bind plugin. Weights are not range-checked by kube-scheduler, so odd weights only produce warnings.
+ * or without a bind plugin. Weights are not range-checked, but the framework's overflow check of the summed weights
+ * trips over negative ones; weights that kube-scheduler ignores only produce warnings.
  */
 final class PluginSetRules {
 
     private static final String ALL = "*";
+    private static final long MAX_NODE_SCORE = 100;
 
     private final PluginCatalog catalog;
     private final boolean customSchedulerImage;
@@ -131,11 +133,6 @@ final class PluginSetRules {
                     path,
                     "weight " + weight + " is ignored: " + ref.name() + " is not a score plugin at "
                             + point.fieldName());
-        } else if (weight < 0) {
-            findings.warning(
-                    path,
-                    "negative weight " + weight + " is accepted by kube-scheduler and inverts " + ref.name()
-                            + "'s score");
         }
     }
 
@@ -209,7 +206,8 @@ final class PluginSetRules {
      * count the queue sort and bind plugins the profile ends up with.
      */
     private Set<String> checkResultingProfile(Map<ExtensionPoint, PluginSetInput> sets, Findings findings) {
-        List<String> multiPoint = mergedMultiPoint(sets.get(ExtensionPoint.MULTI_POINT));
+        List<Entry> mergedMultiPoint = mergedMultiPoint(sets.get(ExtensionPoint.MULTI_POINT));
+        List<String> multiPoint = mergedMultiPoint.stream().map(Entry::name).toList();
         Set<String> enabledAnywhere = new LinkedHashSet<>(multiPoint);
         Map<ExtensionPoint, Expansion> expansions = new HashMap<>();
         for (ExtensionPoint point : ExtensionPoint.concrete()) {
@@ -246,29 +244,101 @@ final class PluginSetRules {
         if (bind.definite().isEmpty() && bind.possible().isEmpty()) {
             findings.error(pluginsPath + ".bind", "at least one bind plugin is needed");
         }
+        checkScoreWeights(sets, mergedMultiPoint, findings);
         return enabledAnywhere;
     }
 
-    /** Names of the merged multiPoint set: defaults not disabled, then the user's plugins (duplicates kept). */
-    private List<String> mergedMultiPoint(PluginSetInput custom) {
+    /**
+     * The merged multiPoint set (mergePluginSet): defaults not disabled, each replaced in place by the user's entry
+     * of the same name, then the user's other entries (duplicates kept).
+     */
+    private List<Entry> mergedMultiPoint(PluginSetInput custom) {
         PluginSetInput set = custom == null ? new PluginSetInput(null, null) : custom;
         Set<String> disabled = names(set.disabled());
-        List<String> customNames = set.enabled().stream()
-                .map(PluginSetRules::nameOf)
-                .filter(this::isUsable)
-                .toList();
-        List<String> merged = new ArrayList<>();
-        List<String> appended = new ArrayList<>(customNames);
+        List<Entry> customEntries = new ArrayList<>();
+        for (int i = 0; i < set.enabled().size(); i++) {
+            PluginRef ref = set.enabled().get(i);
+            if (isUsable(nameOf(ref))) {
+                customEntries.add(new Entry(ref.name(), ref.weight(), pluginsPath + ".multiPoint.enabled[" + i + "]"));
+            }
+        }
+        List<Entry> merged = new ArrayList<>();
+        List<Entry> appended = new ArrayList<>(customEntries);
         if (!disabled.contains(ALL)) {
             for (DefaultPlugin plugin : catalog.defaults()) {
-                if (!disabled.contains(plugin.name())) {
-                    merged.add(plugin.name());
-                    appended.remove(plugin.name());
+                if (disabled.contains(plugin.name())) {
+                    continue;
+                }
+                Entry replacement = null;
+                for (Entry entry : customEntries) {
+                    if (entry.name().equals(plugin.name())) {
+                        replacement = entry; // the last one wins, as in mergePluginSet
+                    }
+                }
+                if (replacement == null) {
+                    merged.add(new Entry(plugin.name(), plugin.weight(), null));
+                } else {
+                    merged.add(replacement);
+                    appended.remove(replacement);
                 }
             }
         }
         merged.addAll(appended);
         return merged;
+    }
+
+    /** A plugin of the merged configuration; path is null for kube-scheduler's own defaults. */
+    private record Entry(String name, Integer weight, String path) {}
+
+    /**
+     * getScoreWeights: walks score.enabled then the merged multiPoint set and fails with "total score of Score
+     * plugins could overflow" when a weight exceeds MaxInt64 minus the running total. With int32 weights only a
+     * negative running total can trip it (the subtraction wraps around), so a negative weight is refused unless no
+     * other score plugin is weighed after it.
+     */
+    private void checkScoreWeights(
+            Map<ExtensionPoint, PluginSetInput> sets, List<Entry> multiPoint, Findings findings) {
+        List<Entry> candidates = new ArrayList<>();
+        PluginSetInput score = sets.getOrDefault(ExtensionPoint.SCORE, new PluginSetInput(null, null));
+        for (int i = 0; i < score.enabled().size(); i++) {
+            PluginRef ref = score.enabled().get(i);
+            String name = nameOf(ref);
+            if (isUsable(name) && (!catalog.isKnown(name) || catalog.accepts(name, ExtensionPoint.SCORE))) {
+                candidates.add(new Entry(name, ref.weight(), pluginsPath + ".score.enabled[" + i + "]"));
+            }
+        }
+        multiPoint.stream()
+                .filter(entry -> catalog.accepts(entry.name(), ExtensionPoint.SCORE))
+                .forEach(candidates::add);
+
+        Set<String> weighed = new HashSet<>();
+        List<Entry> negative = new ArrayList<>();
+        long total = 0;
+        for (Entry entry : candidates) {
+            if (!weighed.add(entry.name())) {
+                continue;
+            }
+            long weight = entry.weight() == null || entry.weight() == 0 ? 1 : entry.weight();
+            if (weight * MAX_NODE_SCORE > Long.MAX_VALUE - total) {
+                Entry culprit = negative.isEmpty() ? entry : negative.get(0);
+                findings.invalid(
+                        (culprit.path() == null ? pluginsPath : culprit.path()) + ".weight",
+                        culprit.weight(),
+                        "kube-scheduler refuses this negative weight because other score plugins are weighed after"
+                                + " it (\"total score of Score plugins could overflow\")");
+                return;
+            }
+            total += weight * MAX_NODE_SCORE;
+            if (weight < 0) {
+                negative.add(entry);
+            }
+        }
+        negative.stream()
+                .filter(entry -> entry.path() != null)
+                .forEach(entry -> findings.warning(
+                        entry.path() + ".weight",
+                        "negative weight " + entry.weight() + " is accepted here and inverts " + entry.name()
+                                + "'s score"));
     }
 
     private Expansion expand(ExtensionPoint point, PluginSetInput set, List<String> multiPoint) {

@@ -87,6 +87,11 @@ public final class ProfileValidator {
     }
 
     private static void validateVerbs(SchedulerProfileSpec spec, List<String> errors) {
+        Integer weight = spec.getWeight();
+        if (weight != null && weight < 1) {
+            errors.add("spec.weight: Invalid value: " + weight + ": must be at least 1 (kube-scheduler rejects an"
+                    + " extender with prioritizeVerb and a non-positive weight)");
+        }
         List<Verb> verbs = spec.getVerbs();
         if (verbs == null) {
             return;
@@ -109,11 +114,6 @@ public final class ProfileValidator {
         if (verbs.contains(Verb.PREEMPT) && verbs.stream().noneMatch(Verb::isFilter)) {
             errors.add("spec.verbs: Invalid value: Preempt needs Filter or FilterOnlyOne, so that preemption agrees"
                     + " with the filter rule");
-        }
-        Integer weight = spec.getWeight();
-        if (weight != null && weight < 1) {
-            errors.add("spec.weight: Invalid value: " + weight + ": must be at least 1 (kube-scheduler rejects an"
-                    + " extender with prioritizeVerb and a non-positive weight)");
         }
     }
 

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
  */
 class PluginCatalogMatchesKubernetesSourcesTest {
 
-    private static final Path SCHEDULER = Path.of(
-            System.getProperty("user.home"), "go/pkg/mod/k8s.io/kubernetes@v1.33.13/pkg/scheduler");
+    private static final Path SCHEDULER =
+            Path.of(System.getProperty("user.home"), "go/pkg/mod/k8s.io/kubernetes@v1.33.13/pkg/scheduler");
     private static final Path PLUGINS = SCHEDULER.resolve("framework/plugins");
 
     private static final Map<String, String> METHOD_TO_POINT = Map.ofEntries(
@@ -54,7 +54,8 @@ class PluginCatalogMatchesKubernetesSourcesTest {
 
     @Test
     void pluginNamesMatchTheNamesPackage() {
-        assertThat(catalog.pluginNames()).containsExactlyInAnyOrderElementsOf(goPluginNames().values());
+        assertThat(catalog.pluginNames())
+                .containsExactlyInAnyOrderElementsOf(goPluginNames().values());
     }
 
     @Test
@@ -90,12 +91,14 @@ class PluginCatalogMatchesKubernetesSourcesTest {
             removed.add(quoted.group(1));
         }
         assertThat(removed).isNotEmpty();
-        removed.forEach(plugin -> assertThat(catalog.removedIn(plugin)).as(plugin).contains("1.32"));
+        removed.forEach(
+                plugin -> assertThat(catalog.removedIn(plugin)).as(plugin).contains("1.32"));
     }
 
     /** Go constant (e.g. NodeResourcesFit) to plugin name, from framework/plugins/names/names.go. */
     private static Map<String, String> goPluginNames() {
-        Matcher constant = Pattern.compile("(\\w+)\\s*=\\s*\"(\\w+)\"").matcher(read(PLUGINS.resolve("names/names.go")));
+        Matcher constant =
+                Pattern.compile("(\\w+)\\s*=\\s*\"(\\w+)\"").matcher(read(PLUGINS.resolve("names/names.go")));
         Map<String, String> names = new TreeMap<>();
         while (constant.find()) {
             names.put(constant.group(1), constant.group(2));
@@ -152,7 +155,8 @@ class PluginCatalogMatchesKubernetesSourcesTest {
     private static String goSourcesOf(Path dir) {
         try (Stream<Path> files = Files.list(dir)) {
             StringBuilder all = new StringBuilder();
-            files.filter(file -> file.toString().endsWith(".go") && !file.toString().endsWith("_test.go"))
+            files.filter(file ->
+                            file.toString().endsWith(".go") && !file.toString().endsWith("_test.go"))
                     .sorted()
                     .forEach(file -> all.append(read(file)).append('\n'));
             return all.toString();

@@ -96,8 +96,7 @@ class PluginCatalogTest {
     @Test
     void dynamicResourcesIsADefaultAndHasArgsFrom134() {
         PluginCatalog v134 = PluginCatalog.forVersion("1.34.0");
-        List<String> names =
-                v134.defaults().stream().map(DefaultPlugin::name).toList();
+        List<String> names = v134.defaults().stream().map(DefaultPlugin::name).toList();
         assertThat(names.indexOf("DynamicResources")).isEqualTo(names.indexOf("DefaultPreemption") - 1);
         assertThat(v134.argsKind("DynamicResources")).contains("DynamicResourcesArgs");
         assertThat(v133.defaults()).extracting(DefaultPlugin::name).doesNotContain("DynamicResources");

@@ -123,7 +123,9 @@ class PluginConfigValidationTest {
     @Test
     void valuesOfTheWrongTypeAreRejected() {
         assertThat(errors(
-                        config("InterPodAffinity", "hardPodAffinityWeight: \"5\"\nignorePreferredTermsOfExistingPods: yes please"),
+                        config(
+                                "InterPodAffinity",
+                                "hardPodAffinityWeight: \"5\"\nignorePreferredTermsOfExistingPods: yes please"),
                         config("VolumeBinding", "bindTimeoutSeconds: 1.5"),
                         config("DefaultPreemption", "minCandidateNodesAbsolute: 3000000000")))
                 .containsExactly(
@@ -138,7 +140,8 @@ class PluginConfigValidationTest {
 
     @Test
     void integralFloatsAndNullsAreAccepted() {
-        assertThat(errors(config("InterPodAffinity", "hardPodAffinityWeight: 5.0\nignorePreferredTermsOfExistingPods: null")))
+        assertThat(errors(config(
+                        "InterPodAffinity", "hardPodAffinityWeight: 5.0\nignorePreferredTermsOfExistingPods: null")))
                 .isEmpty();
     }
 
@@ -173,7 +176,8 @@ class PluginConfigValidationTest {
 
     @Test
     void scoringResourceWeightsAreOneToHundredAfterDefaulting() {
-        String args = """
+        String args =
+                """
                 scoringStrategy:
                   type: MostAllocated
                   resources:
@@ -204,7 +208,8 @@ class PluginConfigValidationTest {
 
     @Test
     void requestedToCapacityRatioShapeIsSortedAndInRange() {
-        String args = """
+        String args =
+                """
                 scoringStrategy:
                   type: RequestedToCapacityRatio
                   requestedToCapacityRatio:
@@ -225,6 +230,7 @@ class PluginConfigValidationTest {
                                 + " value: -1: not in valid range [0, 10]");
     }
 
+    // apimachinery's RegexError really prints "'MyName',  or 'my.name'" (comma, two spaces).
     @Test
     void ignoredResourcesAreLabelNamesAndGroupsHaveNoSlash() {
         assertThat(errors(config(
@@ -250,7 +256,8 @@ class PluginConfigValidationTest {
 
     @Test
     void validNodeResourcesFitArgsPass() {
-        String args = """
+        String args =
+                """
                 ignoredResourceGroups: [example.com]
                 scoringStrategy:
                   type: RequestedToCapacityRatio
@@ -265,8 +272,8 @@ class PluginConfigValidationTest {
 
     @Test
     void defaultPreemptionRanges() {
-        assertThat(errors(config(
-                        "DefaultPreemption", "minCandidateNodesPercentage: 101\nminCandidateNodesAbsolute: -1")))
+        assertThat(errors(
+                        config("DefaultPreemption", "minCandidateNodesPercentage: 101\nminCandidateNodesAbsolute: -1")))
                 .containsExactly(
                         "spec.pluginConfig[0].args.minCandidateNodesPercentage: Invalid value: 101: not in valid range"
                                 + " [0, 100]",
@@ -276,15 +283,15 @@ class PluginConfigValidationTest {
 
     @Test
     void defaultPreemptionCannotHaveBothMinimaZero() {
-        assertThat(errors(config(
-                        "DefaultPreemption", "minCandidateNodesPercentage: 0\nminCandidateNodesAbsolute: 0")))
+        assertThat(errors(config("DefaultPreemption", "minCandidateNodesPercentage: 0\nminCandidateNodesAbsolute: 0")))
                 .containsExactly(
                         "spec.pluginConfig[0].args.minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the"
                                 + " same time as minCandidateNodesAbsolute",
                         "spec.pluginConfig[0].args.minCandidateNodesAbsolute: Invalid value: 0: cannot be zero at the"
                                 + " same time as minCandidateNodesPercentage");
         // The unset one defaults to non-zero (10 % / 100 nodes).
-        assertThat(errors(config("DefaultPreemption", "minCandidateNodesPercentage: 0"))).isEmpty();
+        assertThat(errors(config("DefaultPreemption", "minCandidateNodesPercentage: 0")))
+                .isEmpty();
     }
 
     @Test
@@ -292,7 +299,8 @@ class PluginConfigValidationTest {
         assertThat(errors(config("InterPodAffinity", "hardPodAffinityWeight: -1")))
                 .containsExactly("spec.pluginConfig[0].args.hardPodAffinityWeight: Invalid value: -1: not in valid"
                         + " range [0, 100]");
-        assertThat(errors(config("InterPodAffinity", "hardPodAffinityWeight: 0"))).isEmpty();
+        assertThat(errors(config("InterPodAffinity", "hardPodAffinityWeight: 0")))
+                .isEmpty();
     }
 
     @Test
@@ -325,7 +333,8 @@ class PluginConfigValidationTest {
 
     @Test
     void defaultConstraintsAreChecked() {
-        String args = """
+        String args =
+                """
                 defaultingType: List
                 defaultConstraints:
                 - {maxSkew: 0, topologyKey: "", whenUnsatisfiable: Never, labelSelector: {matchLabels: {app: x}}}
@@ -347,7 +356,8 @@ class PluginConfigValidationTest {
 
     @Test
     void validListDefaultingPasses() {
-        String args = """
+        String args =
+                """
                 defaultingType: List
                 defaultConstraints:
                 - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway, minDomains: 2}
@@ -380,7 +390,8 @@ class PluginConfigValidationTest {
 
     @Test
     void addedAffinityRequirementsAreParsedLikeKubeSchedulerDoes() {
-        String args = """
+        String args =
+                """
                 addedAffinity:
                   requiredDuringSchedulingIgnoredDuringExecution:
                     nodeSelectorTerms:
@@ -420,7 +431,8 @@ class PluginConfigValidationTest {
 
     @Test
     void validAddedAffinityPasses() {
-        String args = """
+        String args =
+                """
                 addedAffinity:
                   requiredDuringSchedulingIgnoredDuringExecution:
                     nodeSelectorTerms:

@@ -46,8 +46,7 @@ class PluginSetValidationTest {
         List<PluginRef> defaults = V133.defaults().stream()
                 .map(plugin -> new PluginRef(plugin.name(), plugin.weight()))
                 .toList();
-        ValidationResult result =
-                validate(Map.of("multiPoint", new PluginSetInput(defaults, refs("*"))));
+        ValidationResult result = validate(Map.of("multiPoint", new PluginSetInput(defaults, refs("*"))));
         assertThat(result.errors()).isEmpty();
         assertThat(result.warnings()).isEmpty();
     }
@@ -81,7 +80,8 @@ class PluginSetValidationTest {
 
     @Test
     void knownPluginAtAWrongPointIsRejectedEvenWithACustomImage() {
-        assertThat(validateWithCustomImage(Map.of("bind", enable("ImageLocality"))).errors())
+        assertThat(validateWithCustomImage(Map.of("bind", enable("ImageLocality")))
+                        .errors())
                 .containsExactly("spec.plugins.bind.enabled[0].name: plugin \"ImageLocality\" does not implement"
                         + " the bind extension point; it implements: score");
     }
@@ -95,7 +95,8 @@ class PluginSetValidationTest {
 
     @Test
     void removedPluginIsRejectedEvenWithACustomImage() {
-        assertThat(validateWithCustomImage(Map.of("multiPoint", enable("GCEPDLimits"))).errors())
+        assertThat(validateWithCustomImage(Map.of("multiPoint", enable("GCEPDLimits")))
+                        .errors())
                 .containsExactly("spec.plugins.multiPoint.enabled[0].name: plugin \"GCEPDLimits\" was removed in"
                         + " Kubernetes 1.32; use NodeVolumeLimits instead");
     }
@@ -109,14 +110,16 @@ class PluginSetValidationTest {
 
     @Test
     void duplicatePluginInOneEnabledListIsRejected() {
-        assertThat(validate(Map.of("filter", enable("NodePorts", "NodeName", "NodePorts"))).errors())
+        assertThat(validate(Map.of("filter", enable("NodePorts", "NodeName", "NodePorts")))
+                        .errors())
                 .containsExactly("spec.plugins.filter.enabled[2].name: Duplicate value: \"NodePorts\": plugin"
                         + " already enabled at filter.enabled[0]");
     }
 
     @Test
     void duplicatePluginAtMultiPointIsRejected() {
-        assertThat(validate(Map.of("multiPoint", enable("ImageLocality", "ImageLocality"))).errors())
+        assertThat(validate(Map.of("multiPoint", enable("ImageLocality", "ImageLocality")))
+                        .errors())
                 .containsExactly("spec.plugins.multiPoint.enabled[1].name: Duplicate value: \"ImageLocality\":"
                         + " plugin already enabled at multiPoint.enabled[0] (kube-scheduler fails with \"already"
                         + " registered\" at score)");
@@ -171,14 +174,16 @@ class PluginSetValidationTest {
 
     @Test
     void moreThanOneExplicitQueueSortPluginIsRejected() {
-        assertThat(validateWithCustomImage(Map.of("queueSort", enable("PrioritySort", "FifoSort"))).errors())
+        assertThat(validateWithCustomImage(Map.of("queueSort", enable("PrioritySort", "FifoSort")))
+                        .errors())
                 .containsExactly("spec.plugins.queueSort.enabled: Invalid value: 2: only one queue sort plugin can"
                         + " be enabled");
     }
 
     @Test
     void customQueueSortNextToTheDefaultOneIsRejected() {
-        assertThat(validateWithCustomImage(Map.of("queueSort", enable("FifoSort"))).errors())
+        assertThat(validateWithCustomImage(Map.of("queueSort", enable("FifoSort")))
+                        .errors())
                 .containsExactly("spec.plugins.queueSort: only one queue sort plugin required, but got 2 (FifoSort,"
                         + " PrioritySort); disable the default one at queueSort when enabling another");
     }
@@ -205,7 +210,8 @@ class PluginSetValidationTest {
 
     @Test
     void disablingEverythingAtMultiPointLeavesNoQueueSortAndNoBinder() {
-        assertThat(validate(Map.of("multiPoint", disable("*"), "filter", enable("NodeName"))).errors())
+        assertThat(validate(Map.of("multiPoint", disable("*"), "filter", enable("NodeName")))
+                        .errors())
                 .containsExactly(
                         "spec.plugins.queueSort: only one queue sort plugin required, but got 0",
                         "spec.plugins.bind: at least one bind plugin is needed");
@@ -213,8 +219,8 @@ class PluginSetValidationTest {
 
     @Test
     void outOfTreeMultiPointPluginMayProvideTheBinder() {
-        Map<String, PluginSetInput> plugins = Map.of(
-                "multiPoint", new PluginSetInput(refs("MyBinder"), refs("DefaultBinder")));
+        Map<String, PluginSetInput> plugins =
+                Map.of("multiPoint", new PluginSetInput(refs("MyBinder"), refs("DefaultBinder")));
         assertThat(validateWithCustomImage(plugins).errors()).isEmpty();
     }
 
@@ -239,13 +245,30 @@ class PluginSetValidationTest {
     }
 
     @Test
-    void negativeWeightIsAcceptedLikeKubeSchedulerDoesButWarned() {
-        ValidationResult result = validate(
-                Map.of("score", new PluginSetInput(List.of(new PluginRef("ImageLocality", -3)), null)));
-        assertThat(result.errors()).isEmpty();
-        assertThat(result.warnings())
-                .containsExactly("spec.plugins.score.enabled[0].weight: negative weight -3 is accepted by"
-                        + " kube-scheduler and inverts ImageLocality's score");
+    void negativeWeightFollowedByOtherScorePluginsIsRejected() {
+        // kube-scheduler 1.33: "total score of Score plugins could overflow" (checked with the real binary).
+        assertThat(validate(Map.of("score", new PluginSetInput(List.of(new PluginRef("ImageLocality", -3)), null)))
+                        .errors())
+                .containsExactly("spec.plugins.score.enabled[0].weight: Invalid value: -3: kube-scheduler refuses this"
+                        + " negative weight because other score plugins are weighed after it (\"total score of Score"
+                        + " plugins could overflow\")");
+    }
+
+    @Test
+    void negativeWeightIsAcceptedWhereKubeSchedulerAcceptsItButWarned() {
+        // ImageLocality is the last default score plugin, so the running total only turns negative at the end.
+        ValidationResult lastAtMultiPoint =
+                validate(Map.of("multiPoint", new PluginSetInput(List.of(new PluginRef("ImageLocality", -1)), null)));
+        assertThat(lastAtMultiPoint.errors()).isEmpty();
+        assertThat(lastAtMultiPoint.warnings())
+                .containsExactly("spec.plugins.multiPoint.enabled[0].weight: negative weight -1 is accepted here and"
+                        + " inverts ImageLocality's score");
+        // A positive weight before it keeps the running total at zero.
+        ValidationResult balanced = validate(Map.of(
+                "score",
+                new PluginSetInput(
+                        List.of(new PluginRef("NodeAffinity", 1), new PluginRef("ImageLocality", -1)), null)));
+        assertThat(balanced.errors()).isEmpty();
     }
 
     @Test

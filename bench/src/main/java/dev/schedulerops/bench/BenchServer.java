@@ -1,0 +1,40 @@
+package dev.schedulerops.bench;
+
+import dev.schedulerops.extender.ExtenderVerbs;
+import dev.schedulerops.extender.http.ExtenderMetrics;
+import dev.schedulerops.extender.http.ExtenderServer;
+import dev.schedulerops.extender.nodecache.StaticNodeCache;
+import java.time.Duration;
+
+/**
+ * The extender's HTTP server on 127.0.0.1 with a static node cache of {@code --nodes} generated nodes, so names-only
+ * load tests run without a cluster. Usage: {@code BenchServer PORT NODES}. Stops on SIGTERM.
+ */
+public final class BenchServer {
+    private BenchServer() {}
+
+    public static void main(String[] args) throws Exception {
+        int port = Integer.parseInt(args[0]);
+        int nodes = Integer.parseInt(args[1]);
+        StaticNodeCache cache = ExtenderBenchmark.staticCache(nodes);
+        ExtenderServer server = new ExtenderServer(
+                "127.0.0.1",
+                port,
+                64 * 1024 * 1024,
+                Duration.ofSeconds(2),
+                NodeJson.LABEL_KEY,
+                new ExtenderVerbs(NodeJson.LABEL_KEY, cache, bindArgs -> ""),
+                cache::synced,
+                new ExtenderMetrics());
+        server.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.stop();
+            } catch (Exception e) {
+                e.printStackTrace();
+            }
+        }));
+        System.out.println("bench server ready on 127.0.0.1:" + server.port() + " with " + nodes + " cached nodes");
+        server.join();
+    }
+}

@@ -1,0 +1,77 @@
+package dev.schedulerops.bench;
+
+import dev.schedulerops.extender.ExtenderVerbs;
+import dev.schedulerops.extender.nodecache.StaticNodeCache;
+import dev.schedulerops.extender.protocol.BadRequestException;
+import dev.schedulerops.extender.protocol.Reply;
+import dev.schedulerops.extender.protocol.RequestDecoder;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Decode + filter and decode + prioritize, in process (no HTTP), on one thread: what one request costs the extender.
+ * The reply is fully built (for full-node mode, as the list of buffers the server writes). MB/s of request body per
+ * core = bytes per op (printed in the report) x ops/s.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class ExtenderBenchmark {
+    @Param({"100", "1000", "5000"})
+    public int nodes;
+
+    @Param({"full", "names"})
+    public String mode;
+
+    private byte[] body;
+    private RequestDecoder decoder;
+    private ExtenderVerbs verbs;
+
+    @Setup
+    public void setUp() {
+        body = mode.equals("full") ? NodeJson.fullNodesRequest(nodes) : NodeJson.namesOnlyRequest(nodes);
+        decoder = new RequestDecoder(NodeJson.LABEL_KEY);
+        verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, staticCache(nodes), args -> "");
+    }
+
+    /** A node cache holding the same nodes and labels as the generated requests. */
+    public static StaticNodeCache staticCache(int count) {
+        StaticNodeCache cache = new StaticNodeCache();
+        List<String> names = NodeJson.names(count);
+        for (int i = 0; i < count; i++) {
+            cache.put(names.get(i), NodeJson.labelValue(i));
+        }
+        return cache;
+    }
+
+    @Benchmark
+    public long decodeAndFilter() throws BadRequestException {
+        return consume(
+                verbs.filter(decoder.decodeArgs(body, body.length), false).reply());
+    }
+
+    @Benchmark
+    public long decodeAndPrioritize() throws BadRequestException {
+        return consume(verbs.prioritize(decoder.decodeArgs(body, body.length)).reply());
+    }
+
+    private static long consume(Reply reply) {
+        return reply.segments().size() + reply.length();
+    }
+}

@@ -1,0 +1,169 @@
+package dev.schedulerops.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.schedulerops.e2e.DeployManifestsTest.Commands;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The Argo CD health check deploy/argocd/health.lua, run by a real Lua interpreter on sample SchedulerProfiles
+ * (src/test/resources/deploy/argocd/*.yaml, each with the health it must produce). Argo CD embeds gopher-lua, a Lua
+ * 5.1 dialect, so the samples run under every interpreter installed among lua5.1, lua5.3 and lua5.4.
+ */
+class ArgoHealthCheckTest {
+
+    private static final List<String> INTERPRETERS = List.of("lua5.1", "lua5.3", "lua5.4", "lua");
+    private static final Pattern SUMMARY = Pattern.compile("(\\d+) passed, (\\d+) failed");
+
+    private static List<String> interpreters;
+
+    @BeforeEach
+    void findLua() {
+        if (interpreters == null) {
+            interpreters = INTERPRETERS.stream().filter(Commands::onPath).toList();
+        }
+        assumeFalse(
+                interpreters.isEmpty(),
+                "No Lua interpreter: install one to test the Argo CD health check (apt-get install -y lua5.4 lua5.1)");
+    }
+
+    @Test
+    void luaUnitTestsPass() {
+        Commands.Result result = Commands.run(
+                List.of(Commands.repoRoot().resolve("deploy/argocd/test/run").toString()), Duration.ofSeconds(30));
+
+        assertThat(result.exitCode())
+                .as("%s%s", result.stdout(), result.stderr())
+                .isZero();
+        Matcher summary = SUMMARY.matcher(result.stdout());
+        assertThat(summary.find()).as(result.stdout()).isTrue();
+        assertThat(Integer.parseInt(summary.group(1))).isGreaterThanOrEqualTo(10);
+        assertThat(summary.group(2)).isEqualTo("0");
+    }
+
+    static Stream<Arguments> samples() throws IOException, URISyntaxException {
+        Path dir = Path.of(ArgoHealthCheckTest.class
+                        .getResource("/deploy/argocd/ready.yaml")
+                        .toURI())
+                .getParent();
+        try (Stream<Path> files = Files.list(dir)) {
+            return files
+                    .filter(f -> f.toString().endsWith(".yaml"))
+                    .sorted()
+                    .map(f -> Arguments.of(f.getFileName().toString(), f))
+                    .toList()
+                    .stream();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("samples")
+    void sampleStatusGetsItsHealth(String name, Path sample) throws IOException {
+        JsonNode document = Commands.yamlDocuments(Files.readString(sample)).get(0);
+        String expectedStatus = document.at("/expected/status").asText();
+        String expectedMessage = document.at("/expected/message").asText();
+
+        for (String lua : interpreters) {
+            Map.Entry<String, String> health = evaluate(lua, document.path("object"));
+            assertThat(health.getKey()).as("%s status under %s", name, lua).isEqualTo(expectedStatus);
+            assertThat(health.getValue()).as("%s message under %s", name, lua).isEqualTo(expectedMessage);
+        }
+    }
+
+    @Test
+    void luaLiteralKeepsStringsIntact() {
+        JsonNode node = Commands.json("{\"a\":\"quote \\\" back\\\\slash\\nnew ]] line\",\"n\":[1,2.5,true,null]}");
+
+        assertThat(luaLiteral(node))
+                .isEqualTo("{[\"a\"]=\"quote \\\" back\\\\slash\\nnew ]] line\",[\"n\"]={1,2.5,true,nil}}");
+    }
+
+    /** Runs health.lua with {@code obj} set to the sample, as Argo CD does; returns status and message. */
+    private static Map.Entry<String, String> evaluate(String lua, JsonNode object) {
+        Path health = Commands.repoRoot().resolve("deploy/argocd/health.lua");
+        String driver = "obj = " + luaLiteral(object) + "\n"
+                + "local hs = dofile(" + luaString(health.toString()) + ")\n"
+                + "io.write(tostring(hs.status), \"\\n\", tostring(hs.message))\n";
+        try {
+            Path script = Files.createTempFile("schedulerops-health", ".lua");
+            try {
+                Files.writeString(script, driver);
+                Commands.Result result = Commands.run(List.of(lua, script.toString()), Duration.ofSeconds(30))
+                        .requireSuccess(lua + " health.lua");
+                String[] lines = result.stdout().split("\n", 2);
+                return Map.entry(lines[0], lines.length > 1 ? lines[1] : "");
+            } finally {
+                Files.deleteIfExists(script);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static String luaLiteral(JsonNode node) {
+        if (node.isObject()) {
+            StringBuilder table = new StringBuilder("{");
+            node.fields().forEachRemaining(field -> {
+                if (table.length() > 1) {
+                    table.append(',');
+                }
+                table.append('[').append(luaString(field.getKey())).append("]=").append(luaLiteral(field.getValue()));
+            });
+            return table.append('}').toString();
+        }
+        if (node.isArray()) {
+            StringBuilder table = new StringBuilder("{");
+            for (JsonNode element : node) {
+                if (table.length() > 1) {
+                    table.append(',');
+                }
+                table.append(luaLiteral(element));
+            }
+            return table.append('}').toString();
+        }
+        if (node.isNumber() || node.isBoolean()) {
+            return node.asText();
+        }
+        if (node.isNull() || node.isMissingNode()) {
+            return "nil";
+        }
+        return luaString(node.asText());
+    }
+
+    private static String luaString(String value) {
+        StringBuilder quoted = new StringBuilder("\"");
+        for (char c : value.toCharArray()) {
+            switch (c) {
+                case '\\' -> quoted.append("\\\\");
+                case '"' -> quoted.append("\\\"");
+                case '\n' -> quoted.append("\\n");
+                case '\r' -> quoted.append("\\r");
+                default -> {
+                    if (c < 0x20) {
+                        quoted.append('\\').append((int) c);
+                    } else {
+                        quoted.append(c);
+                    }
+                }
+            }
+        }
+        return quoted.append('"').toString();
+    }
+}

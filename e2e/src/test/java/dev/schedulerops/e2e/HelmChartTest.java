@@ -1,0 +1,180 @@
+package dev.schedulerops.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.schedulerops.e2e.DeployManifestsTest.Commands;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Helm chart in deploy/helm/schedulerops: it lints, and with default values renders the same objects as {@code
+ * kubectl kustomize deploy/} (kinds, names, RBAC rules, pod spec); its values change what they claim to. helm is
+ * built from the Go module proxy by deploy/helm/build-helm.
+ */
+class HelmChartTest {
+
+    private static final String CHART = "deploy/helm/schedulerops";
+    private static final String OPERATOR = DeployManifestsTest.OPERATOR;
+    private static final String NAMESPACE = DeployManifestsTest.NAMESPACE;
+
+    private static Path helm;
+
+    @BeforeEach
+    void findHelm() {
+        String property = System.getProperty("schedulerops.helm");
+        Path cached = Path.of(System.getProperty("user.home"), ".cache/schedulerops/tools/helm");
+        if (property != null) {
+            helm = Path.of(property);
+        } else if (Files.isExecutable(cached)) {
+            helm = cached;
+        } else if (Commands.onPath("helm")) {
+            helm = Path.of("helm");
+        }
+        assumeTrue(
+                helm != null, "helm not found: build it with deploy/helm/build-helm (or pass -Dschedulerops.helm=...)");
+    }
+
+    @Test
+    void chartLintsStrictly() {
+        Commands.Result lint = helm("lint", CHART, "--strict");
+
+        assertThat(lint.exitCode())
+                .as("helm lint: %s %s", lint.stdout(), lint.stderr())
+                .isZero();
+        assertThat(lint.stdout()).contains("1 chart(s) linted, 0 chart(s) failed");
+    }
+
+    @Test
+    void defaultValuesRenderTheSameObjectsAsKustomize() {
+        List<JsonNode> kustomize = Commands.kustomize();
+        List<JsonNode> chart = template("--set", "namespace.create=true");
+
+        assertThat(chart.stream().map(Commands::identity))
+                .containsExactlyInAnyOrderElementsOf(
+                        kustomize.stream().map(Commands::identity).toList());
+        assertThat(Commands.find(chart, "ClusterRole", OPERATOR).path("rules"))
+                .isEqualTo(Commands.find(kustomize, "ClusterRole", OPERATOR).path("rules"));
+        for (String field : List.of("/roleRef", "/subjects")) {
+            assertThat(Commands.find(chart, "ClusterRoleBinding", OPERATOR).at(field))
+                    .isEqualTo(Commands.find(kustomize, "ClusterRoleBinding", OPERATOR)
+                            .at(field));
+        }
+        JsonNode chartDeployment = Commands.find(chart, "Deployment", OPERATOR);
+        JsonNode kustomizeDeployment = Commands.find(kustomize, "Deployment", OPERATOR);
+        for (String field : List.of("/spec/replicas", "/spec/selector", "/spec/template/spec")) {
+            assertThat(chartDeployment.at(field)).as("Deployment %s", field).isEqualTo(kustomizeDeployment.at(field));
+        }
+        String metrics = OPERATOR + "-metrics";
+        assertThat(Commands.find(chart, "Service", metrics).path("spec"))
+                .isEqualTo(Commands.find(kustomize, "Service", metrics).path("spec"));
+        // kustomize rewrites the generator's `minimum: 1.0` as `1`: compare numbers by value.
+        JsonNode chartCrd = Commands.find(chart, "CustomResourceDefinition", DeployManifestsTest.CRD_NAME);
+        JsonNode kustomizeCrd = Commands.find(kustomize, "CustomResourceDefinition", DeployManifestsTest.CRD_NAME);
+        assertThat(chartCrd.equals(HelmChartTest::compareNumbersByValue, kustomizeCrd))
+                .as("the chart's CRD is the kustomization's CRD")
+                .isTrue();
+        assertThat(Commands.labels(Commands.find(chart, "Namespace", NAMESPACE)))
+                .containsEntry("pod-security.kubernetes.io/enforce", "restricted");
+
+        for (JsonNode object : chart) {
+            if (!object.path("kind").asText().equals("CustomResourceDefinition")) {
+                assertThat(Commands.labels(object))
+                        .as("labels of %s", Commands.identity(object))
+                        .containsEntry("app.kubernetes.io/name", OPERATOR)
+                        .containsEntry("app.kubernetes.io/part-of", "schedulerops")
+                        .containsEntry("app.kubernetes.io/component", "operator")
+                        .containsEntry("app.kubernetes.io/managed-by", "Helm");
+            }
+        }
+    }
+
+    @Test
+    void namespaceIsLeftToHelmByDefault() {
+        assertThat(template().stream().map(o -> o.path("kind").asText())).doesNotContain("Namespace");
+    }
+
+    @Test
+    void valuesChangeTheOperatorDeployment() {
+        List<JsonNode> chart = template(
+                "--set", "image.repository=registry.example.com/ops/operator",
+                "--set", "image.tag=9.9.9",
+                "--set", "extenderImage.repository=registry.example.com/ops/extender",
+                "--set", "replicas=2",
+                "--set", "watchNamespaces={team-a,team-b}",
+                "--set", "leaderElection.enabled=false",
+                "--set", "resources.limits.memory=1Gi",
+                "--set", "metrics.service.enabled=false");
+
+        JsonNode deployment = Commands.find(chart, "Deployment", OPERATOR);
+        JsonNode container = deployment.at("/spec/template/spec/containers/0");
+        assertThat(deployment.at("/spec/replicas").asInt()).isEqualTo(2);
+        assertThat(container.path("image").asText()).isEqualTo("registry.example.com/ops/operator:9.9.9");
+        assertThat(container.at("/resources/limits/memory").asText()).isEqualTo("1Gi");
+        Map<String, String> env = env(container);
+        assertThat(env)
+                .containsEntry("SCHEDULEROPS_WATCH_NAMESPACES", "team-a,team-b")
+                .containsEntry("SCHEDULEROPS_LEADER_ELECTION", "false")
+                .containsEntry("SCHEDULEROPS_EXTENDER_IMAGE", "registry.example.com/ops/extender:0.1.0");
+        assertThat(chart.stream().map(o -> o.path("kind").asText())).doesNotContain("Service");
+    }
+
+    @Test
+    void serviceMonitorIsOptIn() {
+        assertThat(template().stream().map(o -> o.path("kind").asText())).doesNotContain("ServiceMonitor");
+
+        JsonNode monitor =
+                Commands.find(template("--set", "metrics.serviceMonitor.enabled=true"), "ServiceMonitor", OPERATOR);
+        assertThat(monitor.at("/spec/endpoints/0/port").asText()).isEqualTo("http");
+        assertThat(monitor.at("/spec/endpoints/0/path").asText()).isEqualTo("/metrics");
+    }
+
+    @Test
+    void schemaRejectsInvalidValues() {
+        Commands.Result negativeReplicas = helm("template", "schedulerops", CHART, "--set", "replicas=-1");
+        assertThat(negativeReplicas.exitCode()).isNotZero();
+        assertThat(negativeReplicas.stderr()).contains("replicas");
+
+        Commands.Result badNamespace = helm("template", "schedulerops", CHART, "--set", "watchNamespaces={Team_A}");
+        assertThat(badNamespace.exitCode()).isNotZero();
+        assertThat(badNamespace.stderr()).contains("watchNamespaces");
+    }
+
+    private static int compareNumbersByValue(JsonNode a, JsonNode b) {
+        if (a.isNumber() && b.isNumber()) {
+            return a.decimalValue().compareTo(b.decimalValue());
+        }
+        return a.equals(b) ? 0 : 1;
+    }
+
+    private static Map<String, String> env(JsonNode container) {
+        return StreamSupport.stream(container.path("env").spliterator(), false)
+                .filter(e -> e.has("value"))
+                .collect(Collectors.toMap(
+                        e -> e.path("name").asText(), e -> e.path("value").asText()));
+    }
+
+    private static List<JsonNode> template(String... extra) {
+        List<String> args =
+                new ArrayList<>(List.of("template", "schedulerops", CHART, "--namespace", NAMESPACE, "--include-crds"));
+        args.addAll(List.of(extra));
+        return Commands.yamlDocuments(helm(args.toArray(String[]::new))
+                .requireSuccess("helm template")
+                .stdout());
+    }
+
+    private static Commands.Result helm(String... args) {
+        List<String> command = new ArrayList<>(List.of(helm.toString()));
+        command.addAll(List.of(args));
+        return Commands.run(command, Duration.ofMinutes(1));
+    }
+}

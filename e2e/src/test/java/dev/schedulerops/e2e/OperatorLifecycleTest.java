@@ -1,0 +1,624 @@
+package dev.schedulerops.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.render.Labels;
+import dev.schedulerops.operator.runtime.OperatorConfig;
+import dev.schedulerops.operator.runtime.OperatorRuntime;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The operator, run in-process with cluster-admin credentials, against the real control plane of e2e/cluster. One
+ * profile goes through its life in order: ordered creation, updates, drift, refusal, deletion. The namespaces enforce
+ * the restricted Pod Security level, so every pod the operator's Deployments create has passed real admission.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class OperatorLifecycleTest {
+    static final String PROFILE = "lifecycle";
+    static final String BLOCKING_CPU = "1000"; // no KWOK node has that much: the extender cannot become Available
+
+    KubernetesClient client;
+    OperatorRuntime operator;
+    String namespace;
+    String otherNamespace;
+
+    @BeforeAll
+    void startOperator() throws IOException {
+        client = Cluster.adminClient();
+        Cluster.installCrd(client);
+        String suffix = Cluster.suffix();
+        namespace = Cluster.createRestrictedNamespace(client, "op-e2e-" + suffix);
+        otherNamespace = Cluster.createRestrictedNamespace(client, "op-e2e-" + suffix + "-b");
+        operator = OperatorRuntime.start(Cluster.operatorConfig(Map.of(), namespace, otherNamespace), client);
+    }
+
+    @AfterAll
+    void stopOperator() {
+        if (operator != null) {
+            operator.close();
+        }
+        if (client != null) {
+            Stream.of(namespace, otherNamespace)
+                    .filter(ns -> ns != null)
+                    .forEach(ns -> client.namespaces().withName(ns).delete());
+            client.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theSchedulerIsConfiguredOnlyOnceTheExtenderIsAvailable() {
+        client.resource(Cluster.profile(namespace, PROFILE, """
+                        labelKey: e2e.schedulerops.dev/tier
+                        extender:
+                          resources:
+                            requests:
+                              cpu: "%s"
+                        """.formatted(BLOCKING_CPU)))
+                .create();
+
+        Cluster.await(Duration.ofSeconds(60), "the extender Deployment is created", () -> deployment("extender")
+                .isPresent());
+        Cluster.holdsFor(
+                Duration.ofSeconds(10),
+                "no scheduler ConfigMap or Deployment while the extender is not Available",
+                () -> deployment("scheduler").isEmpty() && configMap().isEmpty());
+        Cluster.await(Duration.ofSeconds(30), "Ready=False WaitingForExtender", () -> readyReason()
+                .equals(Optional.of("WaitingForExtender")));
+
+        patch(PROFILE, "{\"spec\":{\"extender\":{\"resources\":null}}}");
+
+        Cluster.await(Duration.ofSeconds(90), "the profile becomes Ready", () -> Cluster.isCurrent(profile()));
+        assertThat(deployment("scheduler")).isPresent();
+        assertThat(configMap()).isPresent();
+        SchedulerProfile ready = profile();
+        assertThat(ready.getStatus().getSchedulerImage()).isEqualTo("registry.k8s.io/kube-scheduler:v1.33.13");
+        assertThat(ready.getStatus().getConfigHash())
+                .isNotBlank()
+                .isEqualTo(configHashOnPodTemplate(deployment("scheduler").orElseThrow()));
+        assertThat(ready.getStatus().getSchedulerName()).isEqualTo(PROFILE);
+        assertThat(Cluster.reasons(client, namespace, PROFILE))
+                .contains("Created", "ExtenderAvailable", "SchedulerAvailable", "Ready");
+    }
+
+    @Test
+    @Order(2)
+    void everyGeneratedPodIsAdmittedUnderRestrictedPodSecurity() {
+        Cluster.await(Duration.ofSeconds(60), "the extender's 2 pods and the scheduler's pod run", () -> client.pods()
+                        .inNamespace(namespace)
+                        .withLabel(Labels.INSTANCE, PROFILE)
+                        .list()
+                        .getItems()
+                        .stream()
+                        .filter(p -> "Running".equals(p.getStatus().getPhase()))
+                        .count()
+                >= 3);
+        List<Pod> pods = client.pods()
+                .inNamespace(namespace)
+                .withLabel(Labels.INSTANCE, PROFILE)
+                .list()
+                .getItems();
+        assertThat(pods)
+                .extracting(p -> p.getMetadata().getLabels().get(Labels.COMPONENT))
+                .contains(Labels.COMPONENT_EXTENDER, Labels.COMPONENT_SCHEDULER);
+        List<Event> refused = client.v1()
+                .events()
+                .inNamespace(namespace)
+                .withField("reason", "FailedCreate")
+                .list()
+                .getItems();
+        assertThat(refused).as("ReplicaSets refused by admission").isEmpty();
+    }
+
+    @Test
+    @Order(3)
+    void statusIsNotPatchedWhenNothingChanged() throws InterruptedException {
+        String before = profile().getMetadata().getResourceVersion();
+        // Node and Deployment status events keep reconciling the profile meanwhile.
+        Thread.sleep(8000);
+        assertThat(profile().getMetadata().getResourceVersion()).isEqualTo(before);
+    }
+
+    @Test
+    @Order(4)
+    void aPluginChangeRollsOnlyTheScheduler() {
+        Deployment extenderBefore = deployment("extender").orElseThrow();
+        String hashBefore = profile().getStatus().getConfigHash();
+
+        patch(PROFILE, "{\"spec\":{\"plugins\":{\"score\":{\"disabled\":[{\"name\":\"ImageLocality\"}]}}}}");
+
+        Cluster.await(Duration.ofSeconds(60), "the scheduler runs the new config", () -> {
+            SchedulerProfile p = profile();
+            return Cluster.isCurrent(p) && !hashBefore.equals(p.getStatus().getConfigHash());
+        });
+        String hashAfter = profile().getStatus().getConfigHash();
+        assertThat(configHashOnPodTemplate(deployment("scheduler").orElseThrow()))
+                .isEqualTo(hashAfter);
+        assertThat(configMap().orElseThrow().getData().values().iterator().next())
+                .contains("ImageLocality");
+        assertThat(deployment("extender").orElseThrow().getMetadata().getGeneration())
+                .as("the extender is left alone")
+                .isEqualTo(extenderBefore.getMetadata().getGeneration());
+        assertThat(Cluster.reasons(client, namespace, PROFILE)).contains("SchedulerRolloutStarted");
+    }
+
+    @Test
+    @Order(5)
+    void anExtenderChangeRollsTheExtenderFirstThenTheScheduler() {
+        Deployment schedulerBefore = deployment("scheduler").orElseThrow();
+        ConfigMap configBefore = configMap().orElseThrow();
+        long extenderGeneration = deployment("extender").orElseThrow().getMetadata().getGeneration();
+
+        // A label-key change (extender) together with a plugin change (scheduler), while the extender's new
+        // pods cannot be scheduled: the scheduler must keep its old config until the extender has rolled out.
+        patch(PROFILE, """
+                {"spec":{"labelKey":"e2e.schedulerops.dev/zone",
+                 "plugins":{"score":{"disabled":[{"name":"ImageLocality"},{"name":"NodeResourcesBalancedAllocation"}]}},
+                 "extender":{"resources":{"requests":{"cpu":"%s"}}}}}"""
+                .formatted(BLOCKING_CPU));
+
+        Cluster.await(Duration.ofSeconds(30), "the extender rollout starts", () -> deployment("extender")
+                        .orElseThrow()
+                        .getMetadata()
+                        .getGeneration()
+                > extenderGeneration);
+        Cluster.holdsFor(
+                Duration.ofSeconds(10),
+                "the scheduler's config and Deployment stay as they were while the extender rolls out",
+                () -> deployment("scheduler")
+                                .orElseThrow()
+                                .getMetadata()
+                                .getGeneration()
+                                .equals(schedulerBefore.getMetadata().getGeneration())
+                        && configMap()
+                                .orElseThrow()
+                                .getMetadata()
+                                .getResourceVersion()
+                                .equals(configBefore.getMetadata().getResourceVersion()));
+        assertThat(readyReason()).contains("WaitingForExtender");
+
+        patch(PROFILE, "{\"spec\":{\"extender\":{\"resources\":null}}}");
+
+        Cluster.await(Duration.ofSeconds(90), "both roll out and the profile is Ready", () -> {
+            SchedulerProfile p = profile();
+            return Cluster.isCurrent(p)
+                    && !configHashOnPodTemplate(schedulerBefore).equals(p.getStatus().getConfigHash());
+        });
+        Deployment extender = deployment("extender").orElseThrow();
+        assertThat(extender.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
+                .anySatisfy(env -> assertThat(env.getValue()).isEqualTo("e2e.schedulerops.dev/zone"));
+        assertThat(deployment("scheduler").orElseThrow().getMetadata().getGeneration())
+                .isGreaterThan(schedulerBefore.getMetadata().getGeneration());
+        assertThat(Cluster.reasons(client, namespace, PROFILE)).contains("ExtenderRolloutStarted");
+    }
+
+    @Test
+    @Order(6)
+    void handEditsAndDeletionsArePutBack() {
+        String extender = PROFILE + "-extender";
+        client.services().inNamespace(namespace).withName(extender).delete();
+        client.apps().deployments().inNamespace(namespace).withName(extender).scale(5);
+        client.configMaps()
+                .inNamespace(namespace)
+                .withName(PROFILE + "-scheduler-config")
+                .edit(cm -> {
+                    cm.getData().replaceAll((k, v) -> "tampered: true\n");
+                    return cm;
+                });
+
+        Cluster.await(Duration.ofSeconds(30), "the Service, replicas and config are restored", () -> {
+            boolean service = client.services()
+                            .inNamespace(namespace)
+                            .withName(extender)
+                            .get()
+                    != null;
+            Deployment d = deployment("extender").orElseThrow();
+            boolean replicas = d.getSpec().getReplicas() == 2;
+            boolean config = configMap()
+                    .map(cm -> cm.getData().values().iterator().next().contains("KubeSchedulerConfiguration"))
+                    .orElse(false);
+            return service && replicas && config;
+        });
+    }
+
+    @Test
+    @Order(7)
+    void anInvalidProfileIsReportedAndNothingRunningIsTouched() {
+        Deployment schedulerBefore = deployment("scheduler").orElseThrow();
+        Deployment extenderBefore = deployment("extender").orElseThrow();
+
+        patch(PROFILE, """
+                {"spec":{"labelKey":"e2e.schedulerops.dev/changed",
+                 "plugins":{"score":{"enabled":[{"name":"NoSuchPlugin","weight":1}]}}}}""");
+
+        Cluster.await(Duration.ofSeconds(30), "ConfigValid=False InvalidConfig", () -> condition(
+                        profile(), "ConfigValid")
+                .map(c -> "False".equals(c.getStatus()) && "InvalidConfig".equals(c.getReason()))
+                .orElse(false));
+        SchedulerProfile invalid = profile();
+        assertThat(condition(invalid, "ConfigValid").orElseThrow().getMessage()).contains("NoSuchPlugin");
+        assertThat(condition(invalid, "Ready").orElseThrow().getReason()).isEqualTo("InvalidConfig");
+        assertThat(invalid.getStatus().getObservedGeneration())
+                .isEqualTo(invalid.getMetadata().getGeneration());
+        Cluster.holdsFor(
+                Duration.ofSeconds(5),
+                "nothing running is changed",
+                () -> deployment("scheduler")
+                                .orElseThrow()
+                                .getMetadata()
+                                .getGeneration()
+                                .equals(schedulerBefore.getMetadata().getGeneration())
+                        && deployment("extender")
+                                .orElseThrow()
+                                .getMetadata()
+                                .getGeneration()
+                                .equals(extenderBefore.getMetadata().getGeneration()));
+        assertThat(Cluster.warnings(client, namespace, PROFILE)).contains("InvalidConfig");
+
+        patch(PROFILE, "{\"spec\":{\"labelKey\":\"e2e.schedulerops.dev/zone\",\"plugins\":null}}");
+        Cluster.await(Duration.ofSeconds(60), "Ready again", () -> Cluster.isCurrent(profile()));
+    }
+
+    @Test
+    @Order(8)
+    void aSecondProfileWithTheSameSchedulerNameIsRefused() {
+        client.resource(Cluster.profile(otherNamespace, "usurper", """
+                        schedulerName: %s
+                        labelKey: e2e.schedulerops.dev/tier
+                        """.formatted(PROFILE)))
+                .create();
+
+        Cluster.await(Duration.ofSeconds(30), "ConfigValid=False SchedulerNameConflict", () -> {
+            SchedulerProfile p = client.resources(SchedulerProfile.class)
+                    .inNamespace(otherNamespace)
+                    .withName("usurper")
+                    .get();
+            return condition(p, "ConfigValid")
+                    .map(c -> "SchedulerNameConflict".equals(c.getReason())
+                            && c.getMessage().contains(namespace + "/" + PROFILE))
+                    .orElse(false);
+        });
+        assertThat(client.apps().deployments().inNamespace(otherNamespace).list().getItems())
+                .isEmpty();
+        assertThat(Cluster.warnings(client, otherNamespace, "usurper")).contains("SchedulerNameConflict");
+        assertThat(Cluster.isCurrent(profile())).as("the holder is untouched").isTrue();
+
+        client.resources(SchedulerProfile.class)
+                .inNamespace(otherNamespace)
+                .withName("usurper")
+                .delete();
+        Cluster.await(Duration.ofSeconds(30), "the refused profile is deleted", () -> client.resources(
+                                SchedulerProfile.class)
+                        .inNamespace(otherNamespace)
+                        .withName("usurper")
+                        .get()
+                == null);
+    }
+
+    @Test
+    @Order(9)
+    void metricsAndProbesAreServed() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        String base = "http://127.0.0.1:" + operator.httpPort();
+        HttpResponse<String> metrics = http.send(
+                HttpRequest.newBuilder(URI.create(base + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(metrics.body())
+                .contains("schedulerops_profiles{ready=\"true\"} 1.0")
+                .contains("jvm_memory_used_bytes")
+                .contains("operator_sdk_");
+        for (String probe : List.of("/healthz", "/readyz")) {
+            assertThat(http.send(
+                                    HttpRequest.newBuilder(URI.create(base + probe))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .statusCode())
+                    .isEqualTo(200);
+        }
+    }
+
+    @Test
+    @Order(10)
+    void deletingTheProfileRemovesEverythingIncludingClusterScopedObjects() {
+        client.resources(SchedulerProfile.class)
+                .inNamespace(namespace)
+                .withName(PROFILE)
+                .delete();
+
+        Cluster.await(Duration.ofSeconds(90), "the profile is gone", () -> client.resources(SchedulerProfile.class)
+                        .inNamespace(namespace)
+                        .withName(PROFILE)
+                        .get()
+                == null);
+        assertThat(Cluster.leftovers(client, namespace, PROFILE)).isEmpty();
+    }
+
+    // --- helpers -------------------------------------------------------------------------------------------------
+
+    SchedulerProfile profile() {
+        return client.resources(SchedulerProfile.class)
+                .inNamespace(namespace)
+                .withName(PROFILE)
+                .get();
+    }
+
+    void patch(String name, String mergePatch) {
+        client.resources(SchedulerProfile.class)
+                .inNamespace(namespace)
+                .withName(name)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
+    }
+
+    Optional<Deployment> deployment(String component) {
+        return Optional.ofNullable(client.apps()
+                .deployments()
+                .inNamespace(namespace)
+                .withName(PROFILE + "-" + component)
+                .get());
+    }
+
+    Optional<ConfigMap> configMap() {
+        return Optional.ofNullable(client.configMaps()
+                .inNamespace(namespace)
+                .withName(PROFILE + "-scheduler-config")
+                .get());
+    }
+
+    Optional<String> readyReason() {
+        return condition(profile(), "Ready").map(Condition::getReason);
+    }
+
+    static Optional<Condition> condition(SchedulerProfile profile, String type) {
+        if (profile == null || profile.getStatus() == null) {
+            return Optional.empty();
+        }
+        return profile.getStatus().getConditions().stream()
+                .filter(c -> type.equals(c.getType()))
+                .findFirst();
+    }
+
+    static String configHashOnPodTemplate(Deployment scheduler) {
+        return scheduler.getSpec().getTemplate().getMetadata().getAnnotations().get(Labels.CONFIG_HASH);
+    }
+
+    /** Access to the e2e/cluster control plane, shared by the Operator*Test classes. */
+    static final class Cluster {
+        static final Path KUBECONFIG = Path.of(System.getProperty(
+                "schedulerops.kubeconfig",
+                System.getProperty("user.home") + "/.cache/schedulerops/kwok/clusters/schedulerops-e2e/kubeconfig.yaml"));
+        static final Path REPO_ROOT = Path.of(System.getProperty("schedulerops.repoRoot", ".."));
+
+        private Cluster() {}
+
+        static Config adminConfig() throws IOException {
+            Assumptions.assumeTrue(
+                    Files.isReadable(KUBECONFIG),
+                    "no e2e cluster: " + KUBECONFIG + " is missing; start one with `e2e/cluster up`");
+            return Config.fromKubeconfig(Files.readString(KUBECONFIG));
+        }
+
+        static KubernetesClient adminClient() throws IOException {
+            KubernetesClient client =
+                    new KubernetesClientBuilder().withConfig(adminConfig()).build();
+            try {
+                client.getKubernetesVersion();
+            } catch (RuntimeException e) {
+                client.close();
+                Assumptions.abort("the e2e cluster at " + KUBECONFIG + " does not answer (`e2e/cluster up`): " + e);
+            }
+            return client;
+        }
+
+        static String suffix() {
+            return UUID.randomUUID().toString().substring(0, 6);
+        }
+
+        static void installCrd(KubernetesClient client) throws IOException {
+            Path crd = REPO_ROOT.resolve("crds/schedulerprofiles.schedulerops.dev-v1.yml");
+            CustomResourceDefinition definition;
+            try (var in = Files.newInputStream(crd)) {
+                definition = Serialization.unmarshal(in, CustomResourceDefinition.class);
+            }
+            client.resource(definition)
+                    .fieldManager("schedulerops-e2e")
+                    .forceConflicts()
+                    .serverSideApply();
+            await(Duration.ofSeconds(30), "the CRD is established", () -> {
+                CustomResourceDefinition current = client.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .withName(definition.getMetadata().getName())
+                        .get();
+                return current.getStatus() != null
+                        && current.getStatus().getConditions().stream()
+                                .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+            });
+        }
+
+        static String createRestrictedNamespace(KubernetesClient client, String name) {
+            client.resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .addToLabels("pod-security.kubernetes.io/enforce", "restricted")
+                            .addToLabels("pod-security.kubernetes.io/enforce-version", "latest")
+                            .endMetadata()
+                            .build())
+                    .create();
+            return name;
+        }
+
+        static OperatorConfig operatorConfig(Map<String, String> extra, String... namespaces) {
+            Map<String, String> env = new java.util.HashMap<>(Map.of(
+                    "SCHEDULEROPS_WATCH_NAMESPACES", String.join(",", namespaces),
+                    "SCHEDULEROPS_LEADER_ELECTION", "false",
+                    "SCHEDULEROPS_HTTP_PORT", "0",
+                    "SCHEDULEROPS_HTTP_BIND_ADDRESS", "127.0.0.1"));
+            env.putAll(extra);
+            return OperatorConfig.fromEnvironment(env, Optional::empty);
+        }
+
+        static SchedulerProfile profile(String namespace, String name, String specYaml) {
+            String yaml = """
+                    apiVersion: schedulerops.dev/v1alpha1
+                    kind: SchedulerProfile
+                    metadata:
+                      name: %s
+                      namespace: %s
+                    spec:
+                    %s"""
+                    .formatted(name, namespace, specYaml.indent(2));
+            return Serialization.unmarshal(yaml, SchedulerProfile.class);
+        }
+
+        /** kstatus "Current", as Flux reads it: the status describes this generation and Ready is True. */
+        static boolean isCurrent(SchedulerProfile profile) {
+            return profile != null
+                    && profile.getStatus() != null
+                    && profile.getMetadata().getGeneration().equals(profile.getStatus().getObservedGeneration())
+                    && condition(profile, "Ready")
+                            .map(c -> "True".equals(c.getStatus())
+                                    && profile.getMetadata().getGeneration().equals(c.getObservedGeneration()))
+                            .orElse(false);
+        }
+
+        static List<String> reasons(KubernetesClient client, String namespace, String profile) {
+            return events(client, namespace, profile).map(Event::getReason).toList();
+        }
+
+        static List<String> warnings(KubernetesClient client, String namespace, String profile) {
+            return events(client, namespace, profile)
+                    .filter(e -> "Warning".equals(e.getType()))
+                    .map(Event::getReason)
+                    .toList();
+        }
+
+        private static Stream<Event> events(KubernetesClient client, String namespace, String profile) {
+            return client.v1().events().inNamespace(namespace).list().getItems().stream()
+                    .filter(e -> SchedulerProfile.KIND.equals(e.getInvolvedObject().getKind())
+                            && profile.equals(e.getInvolvedObject().getName()));
+        }
+
+        /** Everything still labelled as the profile's: namespaced, cluster-scoped and in kube-system. */
+        static List<String> leftovers(KubernetesClient client, String namespace, String profile) {
+            Map<String, String> labels = Map.of(Labels.PROFILE, profile, Labels.PROFILE_NAMESPACE, namespace);
+            Stream<HasMetadata> namespaced = Stream.of(
+                            Deployment.class,
+                            ConfigMap.class,
+                            io.fabric8.kubernetes.api.model.Service.class,
+                            io.fabric8.kubernetes.api.model.ServiceAccount.class,
+                            io.fabric8.kubernetes.api.model.rbac.Role.class,
+                            RoleBinding.class,
+                            io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class)
+                    .flatMap(type -> client.resources(type).inNamespace(namespace).withLabels(labels).list()
+                            .getItems()
+                            .stream()
+                            .map(HasMetadata.class::cast));
+            Stream<HasMetadata> clusterScoped = Stream.concat(
+                    client.rbac().clusterRoles().withLabels(labels).list().getItems().stream(),
+                    client.rbac().clusterRoleBindings().withLabels(labels).list().getItems().stream());
+            Stream<HasMetadata> kubeSystem = client.rbac()
+                    .roleBindings()
+                    .inNamespace("kube-system")
+                    .withLabels(labels)
+                    .list()
+                    .getItems()
+                    .stream()
+                    .map(HasMetadata.class::cast);
+            return Stream.of(namespaced, clusterScoped, kubeSystem)
+                    .flatMap(s -> s)
+                    .map(o -> o.getKind() + " " + o.getMetadata().getName())
+                    .toList();
+        }
+
+        static void await(Duration timeout, String what, BooleanSupplier condition) {
+            Instant deadline = Instant.now().plus(timeout);
+            RuntimeException last = null;
+            while (Instant.now().isBefore(deadline)) {
+                try {
+                    if (condition.getAsBoolean()) {
+                        return;
+                    }
+                    last = null;
+                } catch (RuntimeException e) {
+                    last = e; // e.g. the object does not exist yet
+                }
+                sleep(500);
+            }
+            throw new AssertionError("timed out after " + timeout + " waiting until " + what, last);
+        }
+
+        static void holdsFor(Duration duration, String what, BooleanSupplier condition) {
+            Instant end = Instant.now().plus(duration);
+            while (Instant.now().isBefore(end)) {
+                if (!condition.getAsBoolean()) {
+                    throw new AssertionError("expected for " + duration + ": " + what);
+                }
+                sleep(500);
+            }
+        }
+
+        private static void sleep(long millis) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
+            }
+        }
+
+        /** The ClusterRole shipped in deploy/, read from the repository. */
+        static ClusterRole shippedClusterRole() throws IOException {
+            try (var in = Files.newInputStream(REPO_ROOT.resolve("deploy/rbac/cluster-role.yaml"))) {
+                return Serialization.unmarshal(in, ClusterRole.class);
+            }
+        }
+
+        static List<ClusterRoleBinding> clusterRoleBindingsOf(KubernetesClient client, String namespace, String p) {
+            return client.rbac()
+                    .clusterRoleBindings()
+                    .withLabels(Map.of(Labels.PROFILE, p, Labels.PROFILE_NAMESPACE, namespace))
+                    .list()
+                    .getItems();
+        }
+    }
+}

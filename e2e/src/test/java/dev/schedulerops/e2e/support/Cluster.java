@@ -1,0 +1,275 @@
+package dev.schedulerops.e2e.support;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A test class's view of the shared cluster. What it creates (namespaces, nodes added with {@link #addNodes},
+ * child processes) is removed when the class ends. Injected as a test parameter by {@link ClusterExtension},
+ * or reachable through {@link #current()}.
+ */
+public final class Cluster implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Cluster.class);
+    public static final String E2E_LABEL = "schedulerops.dev/e2e";
+    private static volatile Cluster current;
+
+    private final SharedCluster shared;
+    private final String scope;
+    private final List<String> namespaces = new CopyOnWriteArrayList<>();
+    private final List<String> addedNodes = new CopyOnWriteArrayList<>();
+    private final List<ChildProcess> processes = new CopyOnWriteArrayList<>();
+
+    private Cluster(SharedCluster shared, String scope) {
+        this.shared = shared;
+        this.scope = scope;
+    }
+
+    static Cluster open(String scope) {
+        Cluster cluster = new Cluster(SharedCluster.get(), scope);
+        current = cluster;
+        return cluster;
+    }
+
+    /** The cluster of the running test class; the class must use {@code @ExtendWith(ClusterExtension.class)}. */
+    public static Cluster current() {
+        Cluster cluster = current;
+        if (cluster == null) {
+            throw new IllegalStateException("no cluster: annotate the test class with @ExtendWith(ClusterExtension.class)");
+        }
+        return cluster;
+    }
+
+    public KubernetesClient client() {
+        return shared.client;
+    }
+
+    public Path kubeconfig() {
+        return shared.kubeconfig;
+    }
+
+    public Path binDir() {
+        return shared.binaries.binDir();
+    }
+
+    /** For example {@code 1.33.13}, without the {@code v}. */
+    public String kubernetesVersion() {
+        return shared.binaries.kubernetesVersion();
+    }
+
+    public Path repoRoot() {
+        return E2eSettings.repoRoot();
+    }
+
+    public SchedulerConfigAcceptance schedulerConfigAcceptance() {
+        return new SchedulerConfigAcceptance(shared.binaries.kubeScheduler(), workDir("scheduler-acceptance"));
+    }
+
+    /** A fresh namespace {@code prefix-xxxxx}, deleted when the test class ends; its default ServiceAccount exists. */
+    public Namespace createNamespace(String prefix) {
+        return createNamespace(prefix, Map.of());
+    }
+
+    public Namespace createNamespace(String prefix, Map<String, String> labels) {
+        String name = dnsLabel(prefix) + "-" + randomSuffix();
+        Map<String, String> allLabels = new HashMap<>(labels);
+        allLabels.put(E2E_LABEL, "true");
+        Namespace namespace = client().namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withLabels(allLabels)
+                        .endMetadata()
+                        .build())
+                .create();
+        namespaces.add(name);
+        // Pods are refused until the controller manager has created the namespace's default ServiceAccount.
+        client().serviceAccounts()
+                .inNamespace(name)
+                .withName("default")
+                .waitUntilCondition(sa -> sa != null, 60, TimeUnit.SECONDS);
+        return namespace;
+    }
+
+    /**
+     * At least {@code n} Ready, untainted KWOK nodes carrying {@code labels}: existing ones are reused (and
+     * kept), missing ones are added through {@code e2e/cluster nodes}. Returns the names of {@code n} of them.
+     */
+    public List<String> ensureNodes(int n, Map<String, String> labels) {
+        List<String> ready = readyNodes(labels);
+        if (ready.size() < n) {
+            runNodesScript(n - ready.size(), labels);
+            ready = readyNodes(labels);
+        }
+        if (ready.size() < n) {
+            throw new IllegalStateException("only " + ready.size() + " Ready nodes with " + labels + ", wanted " + n);
+        }
+        return ready.subList(0, n);
+    }
+
+    /** {@code n} new Ready KWOK nodes carrying {@code labels}, deleted when the test class ends. */
+    public List<String> addNodes(int n, Map<String, String> labels) {
+        List<String> created = runNodesScript(n, labels);
+        addedNodes.addAll(created);
+        return created;
+    }
+
+    /** A directory for a test's files: {@code e2e/target/e2e-work/<TestClass>/<name>}. */
+    public Path workDir(String name) {
+        Path dir = E2eSettings.targetDir().resolve("e2e-work").resolve(scope).resolve(name);
+        try {
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Starts a process whose output goes to {@code e2e/target/process-logs/<TestClass>/<name>.log}. It is
+     * stopped when the test class ends; its log is copied with the cluster's when a test fails.
+     */
+    public ChildProcess startProcess(String name, List<String> command, Map<String, String> environment) {
+        Path logDir = E2eSettings.targetDir().resolve("process-logs").resolve(scope);
+        Path logFile = logDir.resolve(name + ".log");
+        for (int i = 2; Files.exists(logFile); i++) {
+            logFile = logDir.resolve(name + "-" + i + ".log");
+        }
+        ChildProcess process = ChildProcess.start(name, command, environment, workDir(name), logFile);
+        processes.add(process);
+        return process;
+    }
+
+    /** The real kube-scheduler from {@link #binDir()} with {@code configYaml}, pointed at this cluster. */
+    public KubeSchedulerProcess startKubeScheduler(String name, String configYaml) {
+        return KubeSchedulerProcess.start(this, name, configYaml);
+    }
+
+    /** Copies component logs, child-process logs and the state of this class's namespaces. */
+    public Path captureFailureLogs(String testName) {
+        Path dir = E2eSettings.failureLogDir().resolve(scope).resolve(fileName(testName));
+        try {
+            Files.createDirectories(dir);
+            ClusterScript.run(Duration.ofMinutes(1), "logs", dir.resolve("components").toString());
+            Path processDir = Files.createDirectories(dir.resolve("processes"));
+            for (ChildProcess process : processes) {
+                if (Files.exists(process.logFile())) {
+                    Files.copy(
+                            process.logFile(),
+                            processDir.resolve(process.logFile().getFileName()),
+                            StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            for (String namespace : namespaces) {
+                Files.writeString(dir.resolve("namespace-" + namespace + ".txt"), describeNamespace(namespace));
+            }
+            LOG.warn("test {} failed: logs in {}", testName, dir);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not capture all logs of {} into {}", testName, dir, e);
+        }
+        return dir;
+    }
+
+    @Override
+    public void close() {
+        processes.forEach(ChildProcess::close);
+        for (String namespace : namespaces) {
+            client().namespaces().withName(namespace).delete();
+        }
+        for (String node : addedNodes) {
+            client().nodes().withName(node).delete();
+        }
+        if (current == this) {
+            current = null;
+        }
+    }
+
+    private List<String> runNodesScript(int n, Map<String, String> labels) {
+        List<String> args = new ArrayList<>(List.of("nodes", Integer.toString(n)));
+        labels.forEach((key, value) -> args.add(key + "=" + value));
+        return ClusterScript.runOrFail(Duration.ofMinutes(2), args.toArray(String[]::new))
+                .stdoutLines();
+    }
+
+    private List<String> readyNodes(Map<String, String> labels) {
+        return client().nodes().withLabels(labels).list().getItems().stream()
+                .filter(Cluster::isReadyAndUntainted)
+                .map(node -> node.getMetadata().getName())
+                .sorted(Comparator.comparing(String::length).thenComparing(Comparator.naturalOrder()))
+                .toList();
+    }
+
+    private static boolean isReadyAndUntainted(Node node) {
+        boolean ready = node.getStatus() != null
+                && node.getStatus().getConditions() != null
+                && node.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        boolean untainted = node.getSpec() == null
+                || node.getSpec().getTaints() == null
+                || node.getSpec().getTaints().isEmpty();
+        boolean schedulable = node.getSpec() == null || !Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+        return ready && untainted && schedulable && node.getMetadata().getDeletionTimestamp() == null;
+    }
+
+    private String describeNamespace(String namespace) {
+        StringBuilder out = new StringBuilder("# pods\n");
+        for (Pod pod : client().pods().inNamespace(namespace).list().getItems()) {
+            out.append(String.format(
+                    "%s phase=%s node=%s scheduler=%s%n",
+                    pod.getMetadata().getName(),
+                    pod.getStatus() == null ? null : pod.getStatus().getPhase(),
+                    pod.getSpec().getNodeName(),
+                    pod.getSpec().getSchedulerName()));
+        }
+        out.append("# events\n");
+        List<Event> events = client().v1().events().inNamespace(namespace).list().getItems();
+        out.append(events.stream()
+                .map(e -> String.format(
+                        "%s %s %s/%s: %s",
+                        e.getType(),
+                        e.getReason(),
+                        e.getInvolvedObject().getKind(),
+                        e.getInvolvedObject().getName(),
+                        e.getMessage()))
+                .collect(Collectors.joining("\n")));
+        return out.toString();
+    }
+
+    private static String dnsLabel(String prefix) {
+        String label = prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
+        return label.substring(0, Math.min(label.length(), 50));
+    }
+
+    private static String randomSuffix() {
+        String alphabet = "bcdfghjklmnpqrstvwxz2456789";
+        StringBuilder suffix = new StringBuilder();
+        for (int i = 0; i < 5; i++) {
+            suffix.append(alphabet.charAt(ThreadLocalRandom.current().nextInt(alphabet.length())));
+        }
+        return suffix.toString();
+    }
+
+    private static String fileName(String text) {
+        return text.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+}

@@ -1,0 +1,44 @@
+package dev.schedulerops.e2e.support;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Where the repository and the e2e module's build directory are (set by the e2e pom). */
+public final class E2eSettings {
+    private E2eSettings() {}
+
+    public static Path repoRoot() {
+        String configured = System.getProperty("schedulerops.repoRoot");
+        if (configured != null) {
+            return Path.of(configured).toAbsolutePath().normalize();
+        }
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null && !Files.isExecutable(dir.resolve("e2e/cluster"))) {
+            dir = dir.getParent();
+        }
+        if (dir == null) {
+            throw new IllegalStateException("cannot find the repository root: set -Dschedulerops.repoRoot");
+        }
+        return dir;
+    }
+
+    /** {@code e2e/target}: every file the tests write goes below it. */
+    public static Path targetDir() {
+        String configured = System.getProperty("schedulerops.targetDir");
+        return configured != null
+                ? Path.of(configured).toAbsolutePath().normalize()
+                : repoRoot().resolve("e2e/target");
+    }
+
+    /** {@code e2e/target/cluster-logs}: component and process logs of failed tests. */
+    public static Path failureLogDir() {
+        String configured = System.getProperty("schedulerops.logDir");
+        return configured != null
+                ? Path.of(configured).toAbsolutePath().normalize()
+                : targetDir().resolve("cluster-logs");
+    }
+
+    public static Path clusterScript() {
+        return repoRoot().resolve("e2e/cluster");
+    }
+}

@@ -1,0 +1,76 @@
+package dev.schedulerops.e2e.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A test case kept as a YAML file whose expected outcome sits next to it, in a {@code # expect: ...} comment:
+ * {@code accepted}, {@code rejected: <text the message contains>}, or just the expected message text.
+ */
+public record ExpectComment(Path file, String expectation) {
+
+    public static ExpectComment of(Path file) {
+        try {
+            String expectation = Files.readAllLines(file).stream()
+                    .filter(line -> line.startsWith("# expect:"))
+                    .map(line -> line.substring("# expect:".length()).trim())
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException(file + " has no '# expect: ...' comment"));
+            return new ExpectComment(file, expectation);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Every {@code *.yaml} of a test-resources directory, sorted by name. */
+    public static List<ExpectComment> allIn(String resourceDir) {
+        URL url = ExpectComment.class.getResource("/" + resourceDir);
+        if (url == null) {
+            throw new IllegalStateException("no test resource directory " + resourceDir);
+        }
+        try (Stream<Path> files = Files.list(Path.of(url.toURI()))) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".yaml"))
+                    .sorted()
+                    .map(ExpectComment::of)
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public boolean expectsAccepted() {
+        return expectation.startsWith("accepted");
+    }
+
+    /** The text after {@code rejected:}, or the whole expectation when it has no verdict word. */
+    public String expectedMessage() {
+        return expectation.startsWith("rejected:")
+                ? expectation.substring("rejected:".length()).trim()
+                : expectation;
+    }
+
+    public String yaml() {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public String name() {
+        return file.getFileName().toString();
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+}

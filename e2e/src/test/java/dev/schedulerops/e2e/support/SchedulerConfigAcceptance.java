@@ -1,0 +1,123 @@
+package dev.schedulerops.e2e.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Asks the real kube-scheduler binary whether it accepts a KubeSchedulerConfiguration, the way it would at
+ * start-up: {@code --config} loads and strictly decodes it, validates it and builds every profile's framework
+ * (unknown plugins, plugins at points they do not implement, bad plugin args), then {@code --write-config-to}
+ * writes the completed config and exits 0 before anything is served or scheduled.
+ *
+ * <p>Nothing contacts an API server: kube-scheduler only needs to be able to build a client, so
+ * {@code --master} names an address that is never dialled; {@code --secure-port=0} serves nothing.
+ */
+public final class SchedulerConfigAcceptance {
+    private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    private static final Pattern COMMAND_FAILED = Pattern.compile("\"command failed\" err=\"((?:[^\"\\\\]|\\\\.)*)\"");
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private final Path kubeScheduler;
+    private final Path workDir;
+    private final Duration timeout;
+
+    public SchedulerConfigAcceptance(Path kubeScheduler, Path workDir) {
+        this(kubeScheduler, workDir, DEFAULT_TIMEOUT);
+    }
+
+    public SchedulerConfigAcceptance(Path kubeScheduler, Path workDir, Duration timeout) {
+        this.kubeScheduler = kubeScheduler;
+        this.workDir = workDir;
+        this.timeout = timeout;
+    }
+
+    /** With the binaries {@code e2e/cluster build} made; no cluster needed. */
+    public static SchedulerConfigAcceptance usingBuiltBinaries() {
+        return new SchedulerConfigAcceptance(
+                KubernetesBinaries.locate().kubeScheduler(),
+                E2eSettings.targetDir().resolve("scheduler-acceptance"));
+    }
+
+    public sealed interface Verdict permits Accepted, Rejected {
+        boolean accepted();
+    }
+
+    /** {@code effectiveConfig} is what kube-scheduler wrote: the input with every default filled in. */
+    public record Accepted(String effectiveConfig) implements Verdict {
+        @Override
+        public boolean accepted() {
+            return true;
+        }
+    }
+
+    /** {@code message} is kube-scheduler's error ({@code err=...} of its "command failed" line). */
+    public record Rejected(String message, String stderr) implements Verdict {
+        @Override
+        public boolean accepted() {
+            return false;
+        }
+    }
+
+    public Verdict check(String configYaml) {
+        try {
+            Path dir = Files.createDirectories(workDir.resolve("check-" + SEQUENCE.incrementAndGet()));
+            Path config = dir.resolve("config.yaml");
+            Files.writeString(config, configYaml, StandardCharsets.UTF_8);
+            return check(config);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Verdict check(Path configFile) {
+        try {
+            Path dir = Files.createDirectories(workDir.resolve("run-" + SEQUENCE.incrementAndGet()));
+            Path written = dir.resolve("effective-config.yaml");
+            Path stderr = dir.resolve("stderr.log");
+            List<String> command = List.of(
+                    kubeScheduler.toString(),
+                    "--config=" + configFile.toAbsolutePath(),
+                    "--write-config-to=" + written,
+                    "--secure-port=0",
+                    "--master=https://127.0.0.1:1");
+            Process process = new ProcessBuilder(command)
+                    .directory(dir.toFile())
+                    .redirectOutput(dir.resolve("stdout.log").toFile())
+                    .redirectError(stderr.toFile())
+                    .start();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("kube-scheduler neither accepted nor rejected " + configFile
+                        + " within " + timeout + " (is --write-config-to honoured?)");
+            }
+            String errors = Files.readString(stderr, StandardCharsets.UTF_8);
+            if (process.exitValue() == 0 && Files.exists(written)) {
+                return new Accepted(Files.readString(written, StandardCharsets.UTF_8));
+            }
+            return new Rejected(errorMessage(errors), errors);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String errorMessage(String stderr) {
+        Matcher matcher = COMMAND_FAILED.matcher(stderr);
+        if (matcher.find()) {
+            return matcher.group(1).replace("\\\"", "\"").replace("\\n", "\n").replace("\\\\", "\\");
+        }
+        List<String> lines = stderr.lines().filter(l -> !l.isBlank()).toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+    }
+}

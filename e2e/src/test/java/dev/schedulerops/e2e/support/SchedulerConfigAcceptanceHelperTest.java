@@ -1,0 +1,71 @@
+package dev.schedulerops.e2e.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedulerops.e2e.support.SchedulerConfigAcceptance.Accepted;
+import dev.schedulerops.e2e.support.SchedulerConfigAcceptance.Rejected;
+import dev.schedulerops.e2e.support.SchedulerConfigAcceptance.Verdict;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The acceptance helper against hand-written configs whose verdict the real kube-scheduler is known to give. */
+class SchedulerConfigAcceptanceHelperTest {
+    private final SchedulerConfigAcceptance acceptance = SchedulerConfigAcceptance.usingBuiltBinaries();
+
+    static List<ExpectComment> configs() {
+        return ExpectComment.allIn("scheduler-configs");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("configs")
+    void realBinaryGivesTheRecordedVerdict(ExpectComment config) {
+        Verdict verdict = acceptance.check(config.yaml());
+
+        if (config.expectsAccepted()) {
+            assertThat(verdict).isInstanceOf(Accepted.class);
+        } else {
+            assertThat(verdict).isInstanceOf(Rejected.class);
+            assertThat(((Rejected) verdict).message()).contains(config.expectedMessage());
+        }
+    }
+
+    @Test
+    void acceptedConfigComesBackCompletedWithDefaults() {
+        Verdict verdict = acceptance.check(
+                """
+                apiVersion: kubescheduler.config.k8s.io/v1
+                kind: KubeSchedulerConfiguration
+                leaderElection:
+                  leaderElect: false
+                profiles:
+                  - schedulerName: completed-by-the-binary
+                """);
+
+        assertThat(verdict).isInstanceOf(Accepted.class);
+        String effective = ((Accepted) verdict).effectiveConfig();
+        assertThat(effective)
+                .contains("schedulerName: completed-by-the-binary")
+                .contains("name: DefaultPreemption")
+                .contains("name: NodeResourcesFit")
+                .contains("percentageOfNodesToScore: 0");
+    }
+
+    @Test
+    void catalogueCoversAcceptedAndRejectedCases() {
+        assertThat(configs()).anyMatch(ExpectComment::expectsAccepted);
+        assertThat(configs()).filteredOn(c -> !c.expectsAccepted()).hasSizeGreaterThanOrEqualTo(7);
+    }
+
+    @Test
+    void messageIsTakenFromTheCommandFailedLine() {
+        String stderr =
+                """
+                W1121 22:28:38.0 client_config.go:667] some warning
+                E1121 22:28:38.0 run.go:72] "command failed" err="plugin \\"X\\" does not extend ScorePlugin plugin"
+                """;
+
+        assertThat(SchedulerConfigAcceptance.errorMessage(stderr)).isEqualTo("plugin \"X\" does not extend ScorePlugin plugin");
+    }
+}

@@ -1,0 +1,77 @@
+package dev.schedulerops.extender;
+
+import dev.schedulerops.extender.bind.Binder;
+import dev.schedulerops.extender.bind.KubernetesBinder;
+import dev.schedulerops.extender.http.ExtenderMetrics;
+import dev.schedulerops.extender.http.ExtenderServer;
+import dev.schedulerops.extender.nodecache.InformerNodeCache;
+import dev.schedulerops.extender.nodecache.NodeCache;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Wires the extender together from its config and runs it until the JVM is asked to stop. */
+final class ExtenderApp {
+    private static final Duration BIND_TIMEOUT = Duration.ofSeconds(4);
+
+    private ExtenderApp() {}
+
+    static int run(ExtenderConfig config) {
+        Logger log = LoggerFactory.getLogger(ExtenderApp.class);
+        log.info(
+                "starting extender: labelKey={} port={} bindAddress={} nodeCache={} maxBodyBytes={}",
+                config.labelKey(),
+                config.port(),
+                config.bindAddress(),
+                config.nodeCache(),
+                config.maxBodyBytes());
+        KubernetesClient client;
+        try {
+            client = new KubernetesClientBuilder().build();
+        } catch (RuntimeException e) {
+            log.error("cannot configure a Kubernetes client (kubeconfig or in-cluster config): {}", e.toString());
+            return 1;
+        }
+        NodeCache cache = config.nodeCache() ? InformerNodeCache.start(client, config.labelKey()) : null;
+        Binder binder = new KubernetesBinder(client, BIND_TIMEOUT);
+        ExtenderServer server = new ExtenderServer(
+                config.bindAddress(),
+                config.port(),
+                config.maxBodyBytes(),
+                config.shutdownGrace(),
+                config.labelKey(),
+                new ExtenderVerbs(config.labelKey(), cache, binder),
+                cache == null ? () -> true : cache::synced,
+                new ExtenderMetrics());
+        try {
+            server.start();
+        } catch (Exception e) {
+            log.error("cannot start the HTTP server on {}:{}: {}", config.bindAddress(), config.port(), e.toString());
+            shutdown(null, cache, client);
+            return 1;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> shutdown(server, cache, client), "extender-shutdown"));
+        try {
+            server.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    private static void shutdown(ExtenderServer server, NodeCache cache, KubernetesClient client) {
+        try {
+            if (server != null) {
+                server.stop();
+            }
+        } catch (Exception e) {
+            LoggerFactory.getLogger(ExtenderApp.class).warn("stopping the HTTP server failed: {}", e.toString());
+        }
+        if (cache != null) {
+            cache.close();
+        }
+        client.close();
+    }
+}

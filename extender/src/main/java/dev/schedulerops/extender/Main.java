@@ -1,0 +1,134 @@
+package dev.schedulerops.extender;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** Command line entry point: parses options (with environment fallbacks), sets up logging and runs the extender. */
+@Command(
+        name = "schedulerops-extender",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "kube-scheduler extender (v1 protocol) that filters and scores nodes by one label.",
+            "Serves POST /filter, /filter_onlyone, /prioritize, /bind, /preempt and GET /healthz, /readyz, /metrics.",
+            "Every option falls back to the environment variable named in its description."
+        })
+public final class Main implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(
+            names = "--label-key",
+            paramLabel = "KEY",
+            defaultValue = "${env:SCHEDULEROPS_LABEL_KEY}",
+            description = "Required. Node label to filter on and score by, e.g. priority.lixueduan.com"
+                    + " (env SCHEDULEROPS_LABEL_KEY).")
+    private String labelKey;
+
+    @Option(
+            names = "--port",
+            paramLabel = "PORT",
+            defaultValue = "${env:SCHEDULEROPS_PORT:-8080}",
+            description = "Port for the verbs, /healthz, /readyz and /metrics; 0 picks a free one"
+                    + " (env SCHEDULEROPS_PORT, default ${DEFAULT-VALUE}).")
+    private int port;
+
+    @Option(
+            names = "--bind-address",
+            paramLabel = "ADDRESS",
+            defaultValue = "${env:SCHEDULEROPS_BIND_ADDRESS:-0.0.0.0}",
+            description = "Address to listen on (env SCHEDULEROPS_BIND_ADDRESS, default ${DEFAULT-VALUE}).")
+    private String bindAddress;
+
+    @Option(
+            names = "--node-cache",
+            paramLabel = "true|false",
+            arity = "0..1",
+            fallbackValue = "true",
+            defaultValue = "${env:SCHEDULEROPS_NODE_CACHE:-false}",
+            description = "Watch Nodes (kubeconfig or in-cluster config) to answer names-only requests"
+                    + " (nodeCacheCapable: true); ready only once the cache has synced"
+                    + " (env SCHEDULEROPS_NODE_CACHE, default ${DEFAULT-VALUE}).")
+    private boolean nodeCache;
+
+    @Option(
+            names = "--max-body-bytes",
+            paramLabel = "BYTES",
+            defaultValue = "${env:SCHEDULEROPS_MAX_BODY_BYTES:-67108864}",
+            description = "Largest request body accepted; larger ones get 413"
+                    + " (env SCHEDULEROPS_MAX_BODY_BYTES, default ${DEFAULT-VALUE} = 64 MiB).")
+    private int maxBodyBytes;
+
+    @Option(
+            names = "--log-format",
+            paramLabel = "json|text",
+            defaultValue = "${env:SCHEDULEROPS_LOG_FORMAT:-text}",
+            description = "Log format: json (one object per line) or text"
+                    + " (env SCHEDULEROPS_LOG_FORMAT, default ${DEFAULT-VALUE}).")
+    private ExtenderConfig.LogFormat logFormat;
+
+    @Option(
+            names = "--shutdown-grace",
+            paramLabel = "SECONDS",
+            defaultValue = "${env:SCHEDULEROPS_SHUTDOWN_GRACE:-10}",
+            description = "Seconds to let in-flight requests finish on shutdown"
+                    + " (env SCHEDULEROPS_SHUTDOWN_GRACE, default ${DEFAULT-VALUE}).")
+    private long shutdownGraceSeconds;
+
+    public static void main(String[] args) {
+        int exitCode = commandLine().execute(args);
+        if (exitCode != 0) {
+            System.exit(exitCode);
+        }
+    }
+
+    static CommandLine commandLine() {
+        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    /** Validates the options into a config; invalid values are usage errors (message, usage, non-zero exit). */
+    ExtenderConfig config() {
+        try {
+            return new ExtenderConfig(
+                    labelKey,
+                    port,
+                    bindAddress,
+                    nodeCache,
+                    maxBodyBytes,
+                    logFormat,
+                    Duration.ofSeconds(shutdownGraceSeconds));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    @Override
+    public Integer call() {
+        ExtenderConfig config = config();
+        configureLogging(config.logFormat());
+        return ExtenderApp.run(config);
+    }
+
+    /** Picks the logback configuration before the first logger is created, unless one was given explicitly. */
+    private static void configureLogging(ExtenderConfig.LogFormat format) {
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", "logback-" + format + ".xml");
+        }
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"schedulerops-extender " + (version == null ? "dev" : version)};
+        }
+    }
+}

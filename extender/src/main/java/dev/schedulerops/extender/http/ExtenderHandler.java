@@ -1,0 +1,229 @@
+package dev.schedulerops.extender.http;
+
+import dev.schedulerops.extender.ExtenderVerbs;
+import dev.schedulerops.extender.ExtenderVerbs.Outcome;
+import dev.schedulerops.extender.protocol.BadRequestException;
+import dev.schedulerops.extender.protocol.Replies;
+import dev.schedulerops.extender.protocol.Reply;
+import dev.schedulerops.extender.protocol.RequestDecoder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Blocker;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes requests to the extender verbs and the health, readiness and metrics endpoints. Bad input of any kind gets a
+ * 4xx answer with a JSON body {@code {"error":"..."}} and one WARN log line; only a bug in the extender yields a 5xx.
+ *
+ * <p>The body is read into one array sized by {@code Content-Length} (bounded by the configured limit), decoded by
+ * streaming over it, and the reply is written as a few buffers that may point straight into the request.
+ */
+final class ExtenderHandler extends Handler.Abstract {
+    private static final Logger LOG = LoggerFactory.getLogger(ExtenderHandler.class);
+    private static final String JSON = "application/json";
+
+    private final ExtenderVerbs verbs;
+    private final RequestDecoder decoder;
+    private final ExtenderMetrics metrics;
+    private final BooleanSupplier ready;
+    private final int maxBodyBytes;
+
+    ExtenderHandler(
+            ExtenderVerbs verbs,
+            RequestDecoder decoder,
+            ExtenderMetrics metrics,
+            BooleanSupplier ready,
+            int maxBodyBytes) {
+        super(InvocationType.BLOCKING);
+        this.verbs = verbs;
+        this.decoder = decoder;
+        this.metrics = metrics;
+        this.ready = ready;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        long started = System.nanoTime();
+        String path = request.getHttpURI().getPath();
+        Route route = Route.forPath(path == null ? "" : path);
+        int status;
+        try {
+            status = dispatch(route, path, request, response, callback);
+        } catch (HttpFailure failure) {
+            status = failure.status;
+            LOG.warn("rejected {} {}: {} {}", request.getMethod(), path, status, failure.getMessage());
+            if (failure.status == HttpStatus.METHOD_NOT_ALLOWED_405 && route != null) {
+                response.getHeaders().put(HttpHeader.ALLOW, route.allowedMethods());
+            }
+            send(response, callback, status, Replies.httpError(failure.getMessage()));
+        } catch (RuntimeException bug) {
+            status = HttpStatus.INTERNAL_SERVER_ERROR_500;
+            LOG.error("failed {} {}", request.getMethod(), path, bug);
+            send(response, callback, status, Replies.httpError("internal error: " + bug));
+        }
+        metrics.request(route, status, System.nanoTime() - started);
+        return true;
+    }
+
+    private int dispatch(Route route, String path, Request request, Response response, Callback callback)
+            throws HttpFailure {
+        if (route == null) {
+            throw new HttpFailure(HttpStatus.NOT_FOUND_404, "no such path: " + path);
+        }
+        String method = request.getMethod();
+        if (!route.allows(method)) {
+            throw new HttpFailure(
+                    HttpStatus.METHOD_NOT_ALLOWED_405,
+                    "method " + method + " not allowed on " + route.path + ", use " + route.allowedMethods());
+        }
+        return switch (route) {
+            case HEALTHZ -> text(response, callback, HttpStatus.OK_200, "ok\n");
+            case READYZ -> ready.getAsBoolean()
+                    ? text(response, callback, HttpStatus.OK_200, "ok\n")
+                    : text(response, callback, HttpStatus.SERVICE_UNAVAILABLE_503, "not ready\n");
+            case METRICS -> {
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+                response.setStatus(HttpStatus.OK_200);
+                response.write(true, BufferUtil.toBuffer(metrics.scrape(), StandardCharsets.UTF_8), callback);
+                yield HttpStatus.OK_200;
+            }
+            default -> verb(route, request, response, callback);
+        };
+    }
+
+    private int verb(Route route, Request request, Response response, Callback callback) throws HttpFailure {
+        checkContentType(request);
+        byte[] body = readBody(request);
+        Outcome outcome;
+        try {
+            outcome = switch (route) {
+                case FILTER -> verbs.filter(decoder.decodeArgs(body, body.length), false);
+                case FILTER_ONLYONE -> verbs.filter(decoder.decodeArgs(body, body.length), true);
+                case PRIORITIZE -> verbs.prioritize(decoder.decodeArgs(body, body.length));
+                case PREEMPT -> verbs.preempt(decoder.decodePreemption(body, body.length));
+                case BIND -> verbs.bind(decoder.decodeBinding(body, body.length));
+                default -> throw new IllegalStateException("not a verb: " + route);
+            };
+        } catch (BadRequestException e) {
+            throw new HttpFailure(HttpStatus.BAD_REQUEST_400, e.getMessage());
+        }
+        metrics.nodes(route, outcome.nodesIn(), outcome.nodesOut());
+        if (outcome.status() != HttpStatus.OK_200) {
+            LOG.warn("answered {} {}: {}", route.path, outcome.status(), outcome.reply());
+        }
+        send(response, callback, outcome.status(), outcome.reply());
+        return outcome.status();
+    }
+
+    private static void checkContentType(Request request) throws HttpFailure {
+        String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+        if (contentType == null) {
+            return;
+        }
+        int semicolon = contentType.indexOf(';');
+        String mediaType = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim();
+        if (!mediaType.equalsIgnoreCase(JSON)
+                && !mediaType.toLowerCase(java.util.Locale.ROOT).endsWith("+json")) {
+            throw new HttpFailure(
+                    HttpStatus.UNSUPPORTED_MEDIA_TYPE_415,
+                    "content type " + mediaType + " is not supported, send " + JSON);
+        }
+    }
+
+    private byte[] readBody(Request request) throws HttpFailure {
+        long declared = request.getLength();
+        if (declared > maxBodyBytes) {
+            throw tooLarge();
+        }
+        try (InputStream in = Content.Source.asInputStream(request)) {
+            if (declared >= 0) {
+                byte[] body = new byte[(int) declared];
+                int read = in.readNBytes(body, 0, body.length);
+                if (read < body.length) {
+                    throw new HttpFailure(HttpStatus.BAD_REQUEST_400, "request body shorter than its Content-Length");
+                }
+                return body;
+            }
+            byte[] body = new byte[8192];
+            int length = 0;
+            while (true) {
+                if (length == body.length) {
+                    if (length > maxBodyBytes) {
+                        throw tooLarge();
+                    }
+                    body = Arrays.copyOf(body, (int) Math.min((long) length * 2, (long) maxBodyBytes + 1));
+                }
+                int n = in.read(body, length, body.length - length);
+                if (n < 0) {
+                    break;
+                }
+                length += n;
+            }
+            if (length > maxBodyBytes) {
+                throw tooLarge();
+            }
+            return length == body.length ? body : Arrays.copyOf(body, length);
+        } catch (IOException e) {
+            throw new HttpFailure(HttpStatus.BAD_REQUEST_400, "could not read the request body: " + e.getMessage());
+        }
+    }
+
+    private HttpFailure tooLarge() {
+        return new HttpFailure(
+                HttpStatus.PAYLOAD_TOO_LARGE_413,
+                "request body exceeds the limit of " + maxBodyBytes + " bytes (--max-body-bytes)");
+    }
+
+    private static int text(Response response, Callback callback, int status, String body) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+        response.write(true, BufferUtil.toBuffer(body, StandardCharsets.UTF_8), callback);
+        return status;
+    }
+
+    /** Writes a reply with a known length: all but the last segment blocking, the last one completing the request. */
+    private static void send(Response response, Callback callback, int status, Reply reply) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, reply.length());
+        List<ByteBuffer> segments = reply.segments();
+        try {
+            for (int i = 0; i < segments.size() - 1; i++) {
+                try (Blocker.Callback written = Blocker.callback()) {
+                    response.write(false, segments.get(i), written);
+                    written.block();
+                }
+            }
+        } catch (IOException e) {
+            callback.failed(e);
+            return;
+        }
+        response.write(
+                true, segments.isEmpty() ? BufferUtil.EMPTY_BUFFER : segments.get(segments.size() - 1), callback);
+    }
+
+    /** A request the extender refuses, with the HTTP status that says why. */
+    private static final class HttpFailure extends Exception {
+        final int status;
+
+        HttpFailure(int status, String message) {
+            super(message, null, false, false);
+            this.status = status;
+        }
+    }
+}

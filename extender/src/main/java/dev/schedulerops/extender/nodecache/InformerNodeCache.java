@@ -1,0 +1,79 @@
+package dev.schedulerops.extender.nodecache;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches Nodes through a fabric8 informer and keeps, per node, only the value of the configured label. It is synced
+ * once the informer's initial list has been delivered; list or watch failures are retried by the informer.
+ */
+public final class InformerNodeCache implements NodeCache {
+    private static final Logger LOG = LoggerFactory.getLogger(InformerNodeCache.class);
+
+    private final StaticNodeCache labels = new StaticNodeCache();
+    private final SharedIndexInformer<Node> informer;
+    private final String labelKey;
+
+    private InformerNodeCache(KubernetesClient client, String labelKey) {
+        this.labelKey = labelKey;
+        this.informer = client.nodes().runnableInformer(0);
+        informer.exceptionHandler((started, error) -> {
+            LOG.warn("node watch failed, retrying: {}", error.toString());
+            return true;
+        });
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node node) {
+                remember(node);
+            }
+
+            @Override
+            public void onUpdate(Node oldNode, Node newNode) {
+                remember(newNode);
+            }
+
+            @Override
+            public void onDelete(Node node, boolean deletedFinalStateUnknown) {
+                labels.remove(node.getMetadata().getName());
+            }
+        });
+    }
+
+    /** Starts watching; the returned cache reports {@link #synced()} once the first list has arrived. */
+    public static InformerNodeCache start(KubernetesClient client, String labelKey) {
+        InformerNodeCache cache = new InformerNodeCache(client, labelKey);
+        cache.informer.start().whenComplete((ignored, error) -> {
+            if (error == null) {
+                LOG.info(
+                        "node cache synced with {} nodes",
+                        cache.informer.getStore().list().size());
+            }
+        });
+        return cache;
+    }
+
+    private void remember(Node node) {
+        Map<String, String> nodeLabels = node.getMetadata().getLabels();
+        labels.put(node.getMetadata().getName(), nodeLabels == null ? null : nodeLabels.get(labelKey));
+    }
+
+    @Override
+    public boolean synced() {
+        return informer.hasSynced();
+    }
+
+    @Override
+    public String labelValue(String nodeName) {
+        return labels.labelValue(nodeName);
+    }
+
+    @Override
+    public void close() {
+        informer.stop();
+    }
+}

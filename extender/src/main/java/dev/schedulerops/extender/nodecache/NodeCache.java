@@ -1,0 +1,22 @@
+package dev.schedulerops.extender.nodecache;
+
+/**
+ * What the extender knows about nodes when kube-scheduler sends names only ({@code nodeCacheCapable: true}): for
+ * each node, the value of the configured label. Implementations are safe for concurrent use.
+ */
+public interface NodeCache extends AutoCloseable {
+    /** Stands for a node the cache has never seen. */
+    String UNKNOWN_NODE = new String("<unknown node>");
+
+    /** Whether the cache has caught up with the cluster; the extender is ready only then. */
+    boolean synced();
+
+    /**
+     * The label value of {@code nodeName}: {@code null} when the node lacks the label, {@link #UNKNOWN_NODE} (compare
+     * by identity) when the node is not in the cache.
+     */
+    String labelValue(String nodeName);
+
+    @Override
+    default void close() {}
+}

@@ -1,0 +1,433 @@
+package dev.schedulerops.extender.protocol;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Streaming decoder of the extender v1 requests. It walks the body token by token with Jackson's {@link JsonParser},
+ * keeps only the fields a verb needs and skips everything else (pod specs, node status, images) without building
+ * objects.
+ *
+ * <p>Keys are matched case-insensitively, as Go's {@code encoding/json} does; label keys inside {@code labels} are
+ * map keys and match exactly. A JSON {@code null} where an object or list is expected means "absent", as in Go.
+ */
+public final class RequestDecoder {
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+            .build();
+
+    private final String labelKey;
+
+    public RequestDecoder(String labelKey) {
+        this.labelKey = labelKey;
+    }
+
+    /** Decodes {@code ExtenderArgs} (filter, filter_onlyone, prioritize). */
+    public ExtenderArgs decodeArgs(byte[] body, int length) throws BadRequestException {
+        try (JsonParser p = open(body, length)) {
+            PodRef pod = null;
+            List<NodeItem> nodes = null;
+            List<String> names = null;
+            NameRanges nodeRanges = new NameRanges();
+            NameRanges nameRanges = new NameRanges();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equalsIgnoreCase("Pod")) {
+                    pod = readPod(p, value, "Pod");
+                } else if (field.equalsIgnoreCase("Nodes")) {
+                    nodeRanges.clear();
+                    nodes = readNodeList(p, value, nodeRanges);
+                } else if (field.equalsIgnoreCase("NodeNames")) {
+                    nameRanges.clear();
+                    names = readNodeNames(p, value, nameRanges);
+                } else {
+                    p.skipChildren();
+                }
+            }
+            expectEnd(p);
+            if (pod == null) {
+                throw new BadRequestException("field \"Pod\" is required");
+            }
+            if (nodes != null && names != null) {
+                throw new BadRequestException("set only one of \"Nodes\" and \"NodeNames\"");
+            }
+            if (nodes == null && names == null) {
+                throw new BadRequestException("one of \"Nodes\" and \"NodeNames\" is required");
+            }
+            return new ExtenderArgs(pod, nodes, names, body, (names != null ? nameRanges : nodeRanges).toArray());
+        } catch (JsonProcessingException e) {
+            throw malformed(e);
+        } catch (IOException e) {
+            throw new IllegalStateException("reading from a byte array cannot fail", e);
+        }
+    }
+
+    /** Decodes {@code ExtenderBindingArgs}. */
+    public BindingArgs decodeBinding(byte[] body, int length) throws BadRequestException {
+        try (JsonParser p = open(body, length)) {
+            String podName = null;
+            String podNamespace = null;
+            String podUid = null;
+            String node = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equalsIgnoreCase("PodName")) {
+                    podName = readString(p, value, "PodName");
+                } else if (field.equalsIgnoreCase("PodNamespace")) {
+                    podNamespace = readString(p, value, "PodNamespace");
+                } else if (field.equalsIgnoreCase("PodUID")) {
+                    podUid = readString(p, value, "PodUID");
+                } else if (field.equalsIgnoreCase("Node")) {
+                    node = readString(p, value, "Node");
+                } else {
+                    p.skipChildren();
+                }
+            }
+            expectEnd(p);
+            requireNonEmpty(podName, "PodName");
+            requireNonEmpty(podNamespace, "PodNamespace");
+            requireNonEmpty(node, "Node");
+            return new BindingArgs(podName, podNamespace, podUid == null ? "" : podUid, node);
+        } catch (JsonProcessingException e) {
+            throw malformed(e);
+        } catch (IOException e) {
+            throw new IllegalStateException("reading from a byte array cannot fail", e);
+        }
+    }
+
+    /** Decodes {@code ExtenderPreemptionArgs}, from either full victims or meta victims. */
+    public PreemptionArgs decodePreemption(byte[] body, int length) throws BadRequestException {
+        try (JsonParser p = open(body, length)) {
+            PodRef pod = null;
+            Map<String, PreemptionArgs.MetaVictims> victims = null;
+            Map<String, PreemptionArgs.MetaVictims> metaVictims = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equalsIgnoreCase("Pod")) {
+                    pod = readPod(p, value, "Pod");
+                } else if (field.equalsIgnoreCase("NodeNameToVictims")) {
+                    victims = readVictimsMap(p, value, "NodeNameToVictims");
+                } else if (field.equalsIgnoreCase("NodeNameToMetaVictims")) {
+                    metaVictims = readVictimsMap(p, value, "NodeNameToMetaVictims");
+                } else {
+                    p.skipChildren();
+                }
+            }
+            expectEnd(p);
+            if (pod == null) {
+                throw new BadRequestException("field \"Pod\" is required");
+            }
+            if (victims != null && metaVictims != null) {
+                throw new BadRequestException("set only one of \"NodeNameToVictims\" and \"NodeNameToMetaVictims\"");
+            }
+            Map<String, PreemptionArgs.MetaVictims> candidates = metaVictims != null ? metaVictims : victims;
+            return new PreemptionArgs(pod, candidates == null ? Map.of() : candidates);
+        } catch (JsonProcessingException e) {
+            throw malformed(e);
+        } catch (IOException e) {
+            throw new IllegalStateException("reading from a byte array cannot fail", e);
+        }
+    }
+
+    private static JsonParser open(byte[] body, int length) throws IOException, BadRequestException {
+        JsonParser p = JSON.createParser(body, 0, length);
+        JsonToken first = p.nextToken();
+        if (first == null) {
+            throw new BadRequestException("request body is empty");
+        }
+        if (first != JsonToken.START_OBJECT) {
+            throw new BadRequestException("request body must be a JSON object");
+        }
+        return p;
+    }
+
+    private static void expectEnd(JsonParser p) throws IOException, BadRequestException {
+        if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+            throw new BadRequestException("unexpected data after the request object");
+        }
+    }
+
+    private static BadRequestException malformed(JsonProcessingException e) {
+        var location = e.getLocation();
+        String where =
+                location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+        return new BadRequestException("malformed JSON" + where + ": " + e.getOriginalMessage());
+    }
+
+    /** Reads a pod object, keeping namespace, name and uid of its metadata. Returns null for JSON null. */
+    private static PodRef readPod(JsonParser p, JsonToken token, String path) throws IOException, BadRequestException {
+        if (token == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        expectObject(token, path);
+        String namespace = "";
+        String name = "";
+        String uid = "";
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equalsIgnoreCase("metadata") && value != JsonToken.VALUE_NULL) {
+                expectObject(value, path + ".metadata");
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String metaField = p.currentName();
+                    JsonToken metaValue = p.nextToken();
+                    if (metaField.equalsIgnoreCase("namespace")) {
+                        namespace = orEmpty(readString(p, metaValue, path + ".metadata.namespace"));
+                    } else if (metaField.equalsIgnoreCase("name")) {
+                        name = orEmpty(readString(p, metaValue, path + ".metadata.name"));
+                    } else if (metaField.equalsIgnoreCase("uid")) {
+                        uid = orEmpty(readString(p, metaValue, path + ".metadata.uid"));
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+        return new PodRef(namespace, name, uid);
+    }
+
+    private List<NodeItem> readNodeList(JsonParser p, JsonToken token, NameRanges ranges)
+            throws IOException, BadRequestException {
+        if (token == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        expectObject(token, "Nodes");
+        List<NodeItem> items = new ArrayList<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equalsIgnoreCase("items") && value != JsonToken.VALUE_NULL) {
+                if (value != JsonToken.START_ARRAY) {
+                    throw new BadRequestException("\"Nodes.items\" must be an array of nodes");
+                }
+                items.clear();
+                ranges.clear();
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    items.add(readNode(p, items.size(), ranges));
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+        return items;
+    }
+
+    private NodeItem readNode(JsonParser p, int index, NameRanges ranges) throws IOException, BadRequestException {
+        String path = "Nodes.items[" + index + "]";
+        expectObject(p.currentToken(), path);
+        int start = (int) p.currentTokenLocation().getByteOffset();
+        String name = null;
+        int nameStart = 0;
+        int nameEnd = 0;
+        String labelValue = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equalsIgnoreCase("metadata") && value != JsonToken.VALUE_NULL) {
+                expectObject(value, path + ".metadata");
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String metaField = p.currentName();
+                    JsonToken metaValue = p.nextToken();
+                    if (metaField.equalsIgnoreCase("name")) {
+                        nameStart = (int) p.currentTokenLocation().getByteOffset();
+                        name = readString(p, metaValue, path + ".metadata.name");
+                        nameEnd = (int) p.currentLocation().getByteOffset();
+                    } else if (metaField.equalsIgnoreCase("labels")) {
+                        labelValue = readLabel(p, metaValue, path + ".metadata.labels");
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+        int end = (int) p.currentTokenLocation().getByteOffset() + 1;
+        requireNonEmpty(name, path + ".metadata.name");
+        ranges.add(nameStart, nameEnd);
+        return new NodeItem(name, labelValue, start, end);
+    }
+
+    private String readLabel(JsonParser p, JsonToken token, String path) throws IOException, BadRequestException {
+        if (token == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        expectObject(token, path);
+        String found = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            boolean wanted = labelKey.equals(p.currentName());
+            JsonToken value = p.nextToken();
+            if (value != JsonToken.VALUE_STRING && value != JsonToken.VALUE_NULL) {
+                throw new BadRequestException("label values in \"" + path + "\" must be strings");
+            }
+            if (wanted) {
+                found = value == JsonToken.VALUE_NULL ? "" : p.getText();
+            }
+        }
+        return found;
+    }
+
+    private static Map<String, PreemptionArgs.MetaVictims> readVictimsMap(JsonParser p, JsonToken token, String path)
+            throws IOException, BadRequestException {
+        if (token == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        expectObject(token, path);
+        Map<String, PreemptionArgs.MetaVictims> result = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String node = p.currentName();
+            JsonToken value = p.nextToken();
+            if (value == JsonToken.VALUE_NULL) {
+                result.put(node, new PreemptionArgs.MetaVictims(List.of(), 0));
+                continue;
+            }
+            String nodePath = path + "[\"" + node + "\"]";
+            expectObject(value, nodePath);
+            List<String> uids = List.of();
+            long pdbViolations = 0;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken fieldValue = p.nextToken();
+                if (field.equalsIgnoreCase("Pods")) {
+                    uids = readVictimUids(p, fieldValue, nodePath + ".Pods");
+                } else if (field.equalsIgnoreCase("NumPDBViolations")) {
+                    if (fieldValue == JsonToken.VALUE_NULL) {
+                        continue;
+                    }
+                    if (fieldValue != JsonToken.VALUE_NUMBER_INT) {
+                        throw new BadRequestException("\"" + nodePath + ".NumPDBViolations\" must be an integer");
+                    }
+                    pdbViolations = p.getLongValue();
+                } else {
+                    p.skipChildren();
+                }
+            }
+            result.put(node, new PreemptionArgs.MetaVictims(uids, pdbViolations));
+        }
+        return result;
+    }
+
+    /** Reads the UIDs of a victims list, whose items are either full pods or {@code {"UID": ...}} meta pods. */
+    private static List<String> readVictimUids(JsonParser p, JsonToken token, String path)
+            throws IOException, BadRequestException {
+        if (token == JsonToken.VALUE_NULL) {
+            return List.of();
+        }
+        if (token != JsonToken.START_ARRAY) {
+            throw new BadRequestException("\"" + path + "\" must be an array");
+        }
+        List<String> uids = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            if (p.currentToken() == JsonToken.VALUE_NULL) {
+                continue;
+            }
+            String itemPath = path + "[" + uids.size() + "]";
+            expectObject(p.currentToken(), itemPath);
+            String uid = "";
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equalsIgnoreCase("UID")) {
+                    uid = orEmpty(readString(p, value, itemPath + ".UID"));
+                } else if (field.equalsIgnoreCase("metadata") && value != JsonToken.VALUE_NULL) {
+                    expectObject(value, itemPath + ".metadata");
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String metaField = p.currentName();
+                        JsonToken metaValue = p.nextToken();
+                        if (metaField.equalsIgnoreCase("uid")) {
+                            uid = orEmpty(readString(p, metaValue, itemPath + ".metadata.uid"));
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+            uids.add(uid);
+        }
+        return uids;
+    }
+
+    private static List<String> readNodeNames(JsonParser p, JsonToken token, NameRanges ranges)
+            throws IOException, BadRequestException {
+        if (token == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (token != JsonToken.START_ARRAY) {
+            throw new BadRequestException("\"NodeNames\" must be an array of strings or null");
+        }
+        List<String> values = new ArrayList<>();
+        JsonToken item;
+        while ((item = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (item != JsonToken.VALUE_STRING) {
+                throw new BadRequestException("\"NodeNames\" must be an array of strings or null");
+            }
+            int start = (int) p.currentTokenLocation().getByteOffset();
+            values.add(p.getText());
+            ranges.add(start, (int) p.currentLocation().getByteOffset());
+        }
+        return values;
+    }
+
+    /** A growable list of [start, end) pairs. */
+    private static final class NameRanges {
+        private int[] ranges = new int[64];
+        private int size;
+
+        void add(int start, int end) {
+            if (size + 2 > ranges.length) {
+                ranges = java.util.Arrays.copyOf(ranges, ranges.length * 2);
+            }
+            ranges[size++] = start;
+            ranges[size++] = end;
+        }
+
+        void clear() {
+            size = 0;
+        }
+
+        int[] toArray() {
+            return java.util.Arrays.copyOf(ranges, size);
+        }
+    }
+
+    private static String readString(JsonParser p, JsonToken token, String path)
+            throws IOException, BadRequestException {
+        if (token == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (token != JsonToken.VALUE_STRING) {
+            throw new BadRequestException("\"" + path + "\" must be a string");
+        }
+        return p.getText();
+    }
+
+    private static void expectObject(JsonToken token, String path) throws BadRequestException {
+        if (token != JsonToken.START_OBJECT) {
+            throw new BadRequestException("\"" + path + "\" must be an object");
+        }
+    }
+
+    private static void requireNonEmpty(String value, String path) throws BadRequestException {
+        if (value == null || value.isEmpty()) {
+            throw new BadRequestException("field \"" + path + "\" is required");
+        }
+    }
+
+    private static String orEmpty(String value) {
+        return value == null ? "" : value;
+    }
+}

@@ -1,0 +1,124 @@
+package dev.schedulerops.extender;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schedulerops.extender.ExtenderVerbs.Outcome;
+import dev.schedulerops.extender.nodecache.StaticNodeCache;
+import dev.schedulerops.extender.protocol.RequestDecoder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Replays the request/response pairs generated with kube-scheduler's own Go types (see fixtures/README.md). */
+class ProtocolFixturesTest {
+    private static final String LABEL_KEY = "priority.lixueduan.com";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static Stream<Arguments> fixtures() {
+        return Stream.of(
+                        "filter/full-nodes",
+                        "filter/full-nodes-none-labelled",
+                        "filter/full-nodes-empty",
+                        "filter/names-only-cache",
+                        "filter/names-only-nocache",
+                        "filter_onlyone/full-nodes",
+                        "filter_onlyone/full-nodes-tie",
+                        "filter_onlyone/names-only-cache",
+                        "prioritize/full-nodes",
+                        "prioritize/names-only-cache",
+                        "prioritize/full-nodes-empty",
+                        "preempt/victims-nocache",
+                        "preempt/meta-victims-cache",
+                        "bind/ok",
+                        "bind/failure")
+                .map(Arguments::of);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
+    void replyMatchesFixture(String fixture) throws Exception {
+        byte[] request = resource(fixture + ".request.json");
+        JsonNode expected = JSON.readTree(resource(fixture + ".response.json"));
+
+        Outcome outcome = run(fixture, request);
+
+        assertThat(outcome.status()).isEqualTo(200);
+        byte[] reply = outcome.reply().toByteArray();
+        assertThat(JSON.readTree(reply))
+                .as(new String(reply, StandardCharsets.UTF_8))
+                .isEqualTo(expected);
+        if (fixture.startsWith("filter") && fixture.contains("full-nodes")) {
+            assertKeptNodesCopiedVerbatim(request, reply);
+        }
+    }
+
+    private static Outcome run(String fixture, byte[] request) throws Exception {
+        StaticNodeCache cache = new StaticNodeCache()
+                .put("n1", "10")
+                .put("n2", null)
+                .put("n3", "20")
+                .put("n4", "fast");
+        ExtenderVerbs verbs = new ExtenderVerbs(
+                LABEL_KEY,
+                fixture.endsWith("-cache") ? cache : null,
+                args -> args.node().equals("broken") ? "node broken is gone" : "");
+        RequestDecoder decoder = new RequestDecoder(LABEL_KEY);
+        String verb = fixture.substring(0, fixture.indexOf('/'));
+        return switch (verb) {
+            case "filter" -> verbs.filter(decoder.decodeArgs(request, request.length), false);
+            case "filter_onlyone" -> verbs.filter(decoder.decodeArgs(request, request.length), true);
+            case "prioritize" -> verbs.prioritize(decoder.decodeArgs(request, request.length));
+            case "preempt" -> verbs.preempt(decoder.decodePreemption(request, request.length));
+            case "bind" -> verbs.bind(decoder.decodeBinding(request, request.length));
+            default -> throw new IllegalArgumentException(verb);
+        };
+    }
+
+    /** Every node object in the reply's Nodes.items must appear byte for byte in the request. */
+    private static void assertKeptNodesCopiedVerbatim(byte[] request, byte[] reply) throws IOException {
+        String requestText = new String(request, StandardCharsets.UTF_8);
+        List<String> items = rawItems(reply);
+        assertThat(items).hasSize(JSON.readTree(reply).get("Nodes").get("items").size());
+        for (String item : items) {
+            assertThat(requestText).contains(item);
+        }
+    }
+
+    /** The raw text of each element of {@code Nodes.items} in a filter reply. */
+    private static List<String> rawItems(byte[] reply) throws IOException {
+        List<String> items = new ArrayList<>();
+        try (JsonParser p = JSON.getFactory().createParser(reply)) {
+            while (p.nextToken() != null) {
+                if (p.currentToken() == JsonToken.FIELD_NAME && p.currentName().equals("items")) {
+                    p.nextToken();
+                    while (p.nextToken() == JsonToken.START_OBJECT) {
+                        int start = (int) p.currentTokenLocation().getByteOffset();
+                        p.skipChildren();
+                        int end = (int) p.currentTokenLocation().getByteOffset() + 1;
+                        items.add(new String(reply, start, end - start, StandardCharsets.UTF_8));
+                    }
+                }
+            }
+        }
+        return items;
+    }
+
+    static byte[] resource(String name) throws IOException {
+        try (InputStream in = ProtocolFixturesTest.class.getResourceAsStream("/fixtures/" + name)) {
+            if (in == null) {
+                throw new IOException("missing fixture " + name);
+            }
+            return in.readAllBytes();
+        }
+    }
+}

@@ -1,0 +1,333 @@
+package dev.schedulerops.extender.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schedulerops.extender.ExtenderVerbs;
+import dev.schedulerops.extender.nodecache.StaticNodeCache;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The real server on 127.0.0.1, driven over HTTP. */
+class ExtenderServerTest {
+    private static final String KEY = "priority.lixueduan.com";
+    private static final int MAX_BODY = 64 * 1024;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final StaticNodeCache cache =
+            new StaticNodeCache().put("n1", "10").put("n2", null).put("n3", "20");
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private ExtenderServer server;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new ExtenderServer(
+                        "127.0.0.1",
+                        0,
+                        MAX_BODY,
+                        Duration.ofSeconds(5),
+                        KEY,
+                        new ExtenderVerbs(KEY, cache, args -> args.node().equals("n3") ? "" : "no such node"),
+                        cache::synced,
+                        new ExtenderMetrics())
+                .start();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        server.close();
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + server.port() + path);
+    }
+
+    private HttpResponse<String> post(String path, String body) throws Exception {
+        return client.send(
+                HttpRequest.newBuilder(uri(path))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return client.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String fullNodes(String... nameValue) {
+        StringBuilder items = new StringBuilder();
+        for (int i = 0; i < nameValue.length; i += 2) {
+            if (i > 0) {
+                items.append(',');
+            }
+            items.append("{\"metadata\":{\"name\":\"").append(nameValue[i]).append('"');
+            if (nameValue[i + 1] != null) {
+                items.append(",\"labels\":{\"")
+                        .append(KEY)
+                        .append("\":\"")
+                        .append(nameValue[i + 1])
+                        .append("\"}");
+            }
+            items.append("},\"status\":{\"phase\":\"Running\"}}");
+        }
+        return "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"namespace\":\"d\"}},\"Nodes\":{\"items\":[" + items
+                + "]},\"NodeNames\":null}";
+    }
+
+    @Test
+    void filterInBothModes() throws Exception {
+        HttpResponse<String> full = post("/filter", fullNodes("a", "1", "b", null));
+        HttpResponse<String> names = post("/filter", "{\"Pod\":{},\"NodeNames\":[\"n1\",\"n2\",\"n3\"]}");
+
+        assertThat(full.statusCode()).isEqualTo(200);
+        assertThat(full.headers().firstValue("Content-Type")).hasValue("application/json");
+        JsonNode fullReply = JSON.readTree(full.body());
+        assertThat(fullReply.at("/Nodes/items/0/metadata/name").asText()).isEqualTo("a");
+        assertThat(fullReply.at("/Nodes/items").size()).isEqualTo(1);
+        assertThat(fullReply.at("/FailedAndUnresolvableNodes/b").asText())
+                .isEqualTo(
+                        "node(s) lack the label \"priority.lixueduan.com\" required by the SchedulerProfile extender");
+        JsonNode namesReply = JSON.readTree(names.body());
+        assertThat(namesReply.get("NodeNames").toString()).isEqualTo("[\"n1\",\"n3\"]");
+        assertThat(namesReply.get("Nodes").isNull()).isTrue();
+    }
+
+    @Test
+    void filterOnlyOnePrioritizePreemptAndBind() throws Exception {
+        assertThat(JSON.readTree(post("/filter_onlyone", "{\"Pod\":{},\"NodeNames\":[\"n1\",\"n3\"]}")
+                                .body())
+                        .get("NodeNames")
+                        .toString())
+                .isEqualTo("[\"n3\"]");
+        assertThat(post("/prioritize", fullNodes("a", "5", "b", "10", "c", null))
+                        .body())
+                .isEqualTo("[{\"Host\":\"a\",\"Score\":5},{\"Host\":\"b\",\"Score\":10},{\"Host\":\"c\",\"Score\":0}]");
+        assertThat(JSON.readTree(post(
+                                        "/preempt",
+                                        "{\"Pod\":{},\"NodeNameToMetaVictims\":{\"n1\":{\"Pods\":[{\"UID\":\"u\"}]},"
+                                                + "\"n2\":{\"Pods\":[{\"UID\":\"v\"}]}}}")
+                                .body())
+                        .get("NodeNameToMetaVictims")
+                        .fieldNames())
+                .toIterable()
+                .containsExactly("n1");
+        String bind = "{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"PodUID\":\"u\",\"Node\":\"%s\"}";
+        assertThat(post("/bind", bind.formatted("n3")).body()).isEqualTo("{\"Error\":\"\"}");
+        assertThat(post("/bind", bind.formatted("n9")).body()).isEqualTo("{\"Error\":\"no such node\"}");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "malformed JSON|/filter|{\"Pod\":|400|malformed JSON",
+                "wrong type|/prioritize|{\"Pod\":{},\"NodeNames\":{}}|400|must be an array",
+                "missing Pod|/filter|{\"NodeNames\":[]}|400|\"Pod\" is required",
+                "empty body|/filter_onlyone||400|request body is empty",
+                "bind without node|/bind|{\"PodName\":\"p\",\"PodNamespace\":\"d\"}|400|\"Node\" is required",
+                "preempt with wrong type|/preempt|{\"Pod\":{},\"NodeNameToMetaVictims\":[]}|400|must be an object",
+                "unknown path|/filterr|{}|404|no such path: /filterr",
+            })
+    void badInputGetsA4xxWithAJsonError(String description, String path, String body, int status, String message)
+            throws Exception {
+        HttpResponse<String> response = post(path, body == null ? "" : body);
+
+        assertThat(response.statusCode()).isEqualTo(status);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(JSON.readTree(response.body()).get("error").asText()).contains(message);
+    }
+
+    @Test
+    void wrongMethodIs405WithAllow() throws Exception {
+        HttpResponse<String> getVerb = get("/filter");
+        HttpResponse<String> postHealth = post("/healthz", "{}");
+
+        assertThat(getVerb.statusCode()).isEqualTo(405);
+        assertThat(getVerb.headers().firstValue("Allow")).hasValue("POST");
+        assertThat(JSON.readTree(getVerb.body()).get("error").asText()).contains("use POST");
+        assertThat(postHealth.statusCode()).isEqualTo(405);
+        assertThat(postHealth.headers().firstValue("Allow")).hasValue("GET, HEAD");
+    }
+
+    @Test
+    void wrongContentTypeIs415() throws Exception {
+        HttpResponse<String> response = client.send(
+                HttpRequest.newBuilder(uri("/filter"))
+                        .header("Content-Type", "text/plain")
+                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(415);
+        assertThat(JSON.readTree(response.body()).get("error").asText()).contains("text/plain");
+    }
+
+    @Test
+    void bodyOverTheLimitIs413WithOrWithoutContentLength() throws Exception {
+        String big = fullNodes("a", "1").replace("Running", "x".repeat(MAX_BODY));
+        HttpResponse<String> declared = post("/filter", big);
+        HttpResponse<String> chunked = client.send(
+                HttpRequest.newBuilder(uri("/filter"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofInputStream(
+                                () -> new ByteArrayInputStream(big.getBytes(StandardCharsets.UTF_8))))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(declared.statusCode()).isEqualTo(413);
+        assertThat(chunked.statusCode()).isEqualTo(413);
+        assertThat(JSON.readTree(chunked.body()).get("error").asText()).contains("exceeds the limit of 65536 bytes");
+        assertThat(post("/filter", fullNodes("a", "1")).statusCode())
+                .as("the server still serves after refusing")
+                .isEqualTo(200);
+    }
+
+    @Test
+    void chunkedBodyUnderTheLimitIsServed() throws Exception {
+        byte[] body = fullNodes("a", "1", "b", "2").getBytes(StandardCharsets.UTF_8);
+        HttpResponse<String> response = client.send(
+                HttpRequest.newBuilder(uri("/prioritize"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.body()).isEqualTo("[{\"Host\":\"a\",\"Score\":5},{\"Host\":\"b\",\"Score\":10}]");
+    }
+
+    @Test
+    void namesOnlyPrioritizeWithoutCacheIs422() throws Exception {
+        ExtenderServer noCache = new ExtenderServer(
+                        "127.0.0.1",
+                        0,
+                        MAX_BODY,
+                        Duration.ZERO,
+                        KEY,
+                        new ExtenderVerbs(KEY, null, args -> ""),
+                        () -> true,
+                        new ExtenderMetrics())
+                .start();
+        try {
+            HttpResponse<String> response = client.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + noCache.port() + "/prioritize"))
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"Pod\":{},\"NodeNames\":[\"a\"]}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).isEqualTo(422);
+            assertThat(response.body()).contains("--node-cache");
+        } finally {
+            noCache.close();
+        }
+    }
+
+    @Test
+    void readinessFollowsTheNodeCache() throws Exception {
+        assertThat(get("/healthz").statusCode()).isEqualTo(200);
+        assertThat(get("/readyz").statusCode()).isEqualTo(200);
+
+        cache.synced(false);
+
+        assertThat(get("/readyz").statusCode()).isEqualTo(503);
+        assertThat(get("/healthz").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void metricsCountRequestsNodesAndLatencyPerVerb() throws Exception {
+        post("/filter", fullNodes("a", "1", "b", null, "c", "2"));
+        post("/filter", "{bad");
+        get("/nope");
+
+        String metrics = get("/metrics").body();
+
+        assertThat(metrics)
+                .contains("schedulerops_extender_requests_total{code=\"200\",verb=\"filter\"} 1.0")
+                .contains("schedulerops_extender_requests_total{code=\"400\",verb=\"filter\"} 1.0")
+                .contains("schedulerops_extender_requests_total{code=\"404\",verb=\"other\"} 1.0")
+                .contains("schedulerops_extender_nodes_in_total{verb=\"filter\"} 3.0")
+                .contains("schedulerops_extender_nodes_out_total{verb=\"filter\"} 2.0")
+                .contains("schedulerops_extender_request_seconds_bucket{verb=\"filter\",le=\"+Inf\"} 2")
+                .contains("schedulerops_extender_request_seconds_count{verb=\"prioritize\"} 0");
+    }
+
+    @Test
+    void concurrentRequestsGetTheirOwnAnswers() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(32);
+        try {
+            List<Future<Boolean>> results = new ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                int id = i;
+                results.add(pool.submit(() -> {
+                    String body = fullNodes("node-" + id, Integer.toString(id), "other-" + id, null);
+                    JsonNode reply = JSON.readTree(post("/filter", body).body());
+                    return reply.at("/Nodes/items/0/metadata/name").asText().equals("node-" + id)
+                            && reply.at("/FailedAndUnresolvableNodes").has("other-" + id);
+                }));
+            }
+            for (Future<Boolean> result : results) {
+                assertThat(result.get(30, TimeUnit.SECONDS)).isTrue();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void shutdownLetsAnInFlightRequestFinishAndStopsAcceptingNewOnes() throws Exception {
+        byte[] body = fullNodes("a", "1").getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /filter HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body, 0, 10);
+            out.flush();
+            Thread.sleep(200);
+
+            CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> {
+                try {
+                    server.stop();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(300);
+            assertThat(stopping).as("stop waits for the in-flight request").isNotDone();
+
+            out.write(body, 10, body.length - 10);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String response = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+
+            assertThat(response).startsWith("HTTP/1.1 200").contains("\"Nodes\":{\"metadata\":{},\"items\":[{");
+            stopping.get(10, TimeUnit.SECONDS);
+        }
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> get("/healthz")))
+                .as("no new connections after stop")
+                .isNotNull();
+    }
+}

@@ -1,0 +1,152 @@
+package dev.schedulerops.extender.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class RequestDecoderTest {
+    private final RequestDecoder decoder = new RequestDecoder("priority.lixueduan.com");
+
+    private ExtenderArgs args(String json) throws BadRequestException {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        return decoder.decodeArgs(body, body.length);
+    }
+
+    @Test
+    void readsNameLabelAndExactByteRangeOfEachNode() throws Exception {
+        String node1 = "{\"metadata\":{\"name\":\"n1\",\"labels\":{\"priority.lixueduan.com\":\"10\",\"x\":\"y\"}},"
+                + "\"status\":{\"images\":[{\"names\":[\"a\"]}]}}";
+        String node2 = "{ \"metadata\" : { \"labels\" : null, \"name\" : \"n2\" } }";
+        String json = "{\"Pod\":{\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\",\"uid\":\"u\"}},"
+                + "\"Nodes\":{\"metadata\":{},\"items\":[" + node1 + " ,\n " + node2 + "]},\"NodeNames\":null}";
+
+        ExtenderArgs args = args(json);
+
+        assertThat(args.namesOnly()).isFalse();
+        assertThat(args.pod()).isEqualTo(new PodRef("ns", "p", "u"));
+        assertThat(args.nodes())
+                .extracting(NodeItem::name, NodeItem::labelValue)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("n1", "10"),
+                        org.assertj.core.groups.Tuple.tuple("n2", null));
+        NodeItem first = args.nodes().get(0);
+        NodeItem second = args.nodes().get(1);
+        assertThat(json.substring(first.start(), first.end())).isEqualTo(node1);
+        assertThat(json.substring(second.start(), second.end())).isEqualTo(node2);
+    }
+
+    @Test
+    void byteOffsetsAreBytesNotCharacters() throws Exception {
+        String node = "{\"metadata\":{\"name\":\"nœud-ü\",\"annotations\":{\"d\":\"日本\"}}}";
+        String json = "{\"Pod\":{\"metadata\":{\"name\":\"é\"}},\"Nodes\":{\"items\":[" + node + "]}}";
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+
+        NodeItem item = decoder.decodeArgs(body, body.length).nodes().get(0);
+
+        assertThat(new String(body, item.start(), item.end() - item.start(), StandardCharsets.UTF_8))
+                .isEqualTo(node);
+        assertThat(item.name()).isEqualTo("nœud-ü");
+    }
+
+    @Test
+    void matchesTopLevelAndObjectKeysCaseInsensitivelyLikeGo() throws Exception {
+        ExtenderArgs args = args("{\"pod\":{\"METADATA\":{\"Name\":\"p\"}},\"NODES\":{\"Items\":"
+                + "[{\"Metadata\":{\"NAME\":\"n1\",\"Labels\":{\"priority.lixueduan.com\":\"3\"}}}]}}");
+
+        assertThat(args.pod().name()).isEqualTo("p");
+        assertThat(args.nodes())
+                .singleElement()
+                .extracting(NodeItem::labelValue)
+                .isEqualTo("3");
+    }
+
+    @Test
+    void labelKeysMatchExactlyBecauseTheyAreMapKeys() throws Exception {
+        ExtenderArgs args = args("{\"Pod\":{},\"Nodes\":{\"items\":"
+                + "[{\"metadata\":{\"name\":\"n1\",\"labels\":{\"Priority.Lixueduan.com\":\"3\"}}}]}}");
+
+        assertThat(args.nodes().get(0).labelValue()).isNull();
+    }
+
+    @Test
+    void readsNodeNamesInNamesOnlyMode() throws Exception {
+        ExtenderArgs args = args("{\"Pod\":{},\"Nodes\":null,\"NodeNames\":[\"a\",\"b\\u0041\"]}");
+
+        assertThat(args.namesOnly()).isTrue();
+        assertThat(args.nodeNames()).containsExactly("a", "bA");
+    }
+
+    @Test
+    void nullItemsIsAnEmptyList() throws Exception {
+        assertThat(args("{\"Pod\":{},\"Nodes\":{\"metadata\":{},\"items\":null},\"NodeNames\":null}")
+                        .nodes())
+                .isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "empty body||request body is empty",
+                "not an object|[1,2]|must be a JSON object",
+                "truncated|{\"Pod\":{},\"NodeNames\":[\"a\"|malformed JSON",
+                "garbage|{Pod:1}|malformed JSON",
+                "trailing data|{\"Pod\":{},\"NodeNames\":[]} {}|unexpected data",
+                "missing Pod|{\"NodeNames\":[\"a\"]}|\"Pod\" is required",
+                "null Pod|{\"Pod\":null,\"NodeNames\":[\"a\"]}|\"Pod\" is required",
+                "Pod not an object|{\"Pod\":\"x\",\"NodeNames\":[\"a\"]}|\"Pod\" must be an object",
+                "no nodes at all|{\"Pod\":{}}|one of \"Nodes\" and \"NodeNames\" is required",
+                "both modes|{\"Pod\":{},\"Nodes\":{\"items\":[]},\"NodeNames\":[]}|set only one",
+                "NodeNames not a list|{\"Pod\":{},\"NodeNames\":\"a\"}|\"NodeNames\" must be an array",
+                "NodeNames with a number|{\"Pod\":{},\"NodeNames\":[1]}|\"NodeNames\" must be an array",
+                "Nodes not an object|{\"Pod\":{},\"Nodes\":[]}|\"Nodes\" must be an object",
+                "items not a list|{\"Pod\":{},\"Nodes\":{\"items\":{}}}|\"Nodes.items\" must be an array",
+                "item not an object|{\"Pod\":{},\"Nodes\":{\"items\":[1]}}|\"Nodes.items[0]\" must be an object",
+                "node without name|{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{}}]}}|\"Nodes.items[0].metadata.name\" is required",
+                "name not a string|{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"name\":5}}]}}|must be a string",
+                "label value a number|{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"n\",\"labels\":{\"a\":1}}}]}}|must be strings",
+            })
+    void rejectsBadArgs(String description, String json, String message) {
+        assertThatThrownBy(() -> args(json == null ? "" : json))
+                .isInstanceOf(BadRequestException.class)
+                .hasMessageContaining(message);
+    }
+
+    @Test
+    void decodesBindingArgsAndRequiresNameNamespaceAndNode() throws Exception {
+        byte[] ok = "{\"podname\":\"p\",\"PodNamespace\":\"ns\",\"PodUID\":\"u\",\"Node\":\"n\"}"
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(decoder.decodeBinding(ok, ok.length)).isEqualTo(new BindingArgs("p", "ns", "u", "n"));
+
+        byte[] missing = "{\"PodName\":\"p\",\"PodNamespace\":\"ns\"}".getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> decoder.decodeBinding(missing, missing.length))
+                .hasMessageContaining("\"Node\" is required");
+        byte[] wrongType = "{\"PodName\":1}".getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> decoder.decodeBinding(wrongType, wrongType.length))
+                .hasMessageContaining("\"PodName\" must be a string");
+    }
+
+    @Test
+    void decodesVictimUidsFromFullPodsAndFromMetaPods() throws Exception {
+        byte[] full = ("{\"Pod\":{},\"NodeNameToVictims\":{\"n1\":{\"Pods\":[{\"metadata\":{\"uid\":\"u1\"},"
+                        + "\"spec\":{\"containers\":[]}}],\"NumPDBViolations\":2}},\"NodeNameToMetaVictims\":null}")
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] meta =
+                "{\"Pod\":{},\"NodeNameToMetaVictims\":{\"n1\":{\"Pods\":[{\"UID\":\"u1\"}],\"NumPDBViolations\":2}}}"
+                        .getBytes(StandardCharsets.UTF_8);
+
+        PreemptionArgs.MetaVictims expected = new PreemptionArgs.MetaVictims(List.of("u1"), 2);
+        assertThat(decoder.decodePreemption(full, full.length).candidates()).containsEntry("n1", expected);
+        assertThat(decoder.decodePreemption(meta, meta.length).candidates()).containsEntry("n1", expected);
+
+        byte[] badCount = "{\"Pod\":{},\"NodeNameToMetaVictims\":{\"n1\":{\"NumPDBViolations\":\"x\"}}}"
+                .getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> decoder.decodePreemption(badCount, badCount.length))
+                .hasMessageContaining("must be an integer");
+    }
+}

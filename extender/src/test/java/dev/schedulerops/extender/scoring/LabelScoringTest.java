@@ -1,0 +1,90 @@
+package dev.schedulerops.extender.scoring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigInteger;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class LabelScoringTest {
+    @ParameterizedTest
+    @ValueSource(strings = {"-1", "+1", "1.5", " 1", "1e3", "0x10", "ten", "", "١٢"})
+    void nonNumericAndNegativeValuesAreNotNumbers(String value) {
+        assertThat(NumericLabel.parse(value)).isNull();
+    }
+
+    @Test
+    void leadingZerosDoNotChangeTheValue() {
+        assertThat(NumericLabel.parse("007")).isEqualTo(NumericLabel.parse("7"));
+        assertThat(NumericLabel.parse("000").isZero()).isTrue();
+    }
+
+    @Test
+    void scoresAreFloorOfTenTimesValueOverMax() {
+        int[] scores = LabelScoring.scores(new String[] {"10", null, "20", "abc", "0", "19", "-5"}, 7);
+
+        assertThat(scores).containsExactly(5, 0, 10, 0, 0, 9, 0);
+    }
+
+    @Test
+    void allZeroOrNoNumbersScoresZero() {
+        assertThat(LabelScoring.scores(new String[] {"0", "00", null}, 3)).containsExactly(0, 0, 0);
+        assertThat(LabelScoring.scores(new String[] {"x", null}, 2)).containsExactly(0, 0);
+    }
+
+    @Test
+    void valuesBeyondLongRangeCompareAndScoreExactly() {
+        String huge = "9".repeat(63);
+        String half = new BigInteger(huge).divide(BigInteger.TWO).toString();
+
+        int[] scores = LabelScoring.scores(new String[] {huge, half, "1"}, 3);
+
+        assertThat(scores).containsExactly(10, 4, 0);
+    }
+
+    @Test
+    void aHigherValueNeverScoresLowerAndScoresStayInRange() {
+        Random random = new Random(42);
+        for (int round = 0; round < 2000; round++) {
+            int n = 1 + random.nextInt(20);
+            String[] values = new String[n];
+            for (int i = 0; i < n; i++) {
+                values[i] = switch (random.nextInt(5)) {
+                    case 0 -> null;
+                    case 1 -> "v" + i;
+                    case 2 -> "9".repeat(1 + random.nextInt(40));
+                    default -> Long.toString(random.nextInt(random.nextBoolean() ? 30 : Integer.MAX_VALUE));
+                };
+            }
+            int[] scores = LabelScoring.scores(values, n);
+            for (int i = 0; i < n; i++) {
+                assertThat(scores[i]).isBetween(0, 10);
+                for (int j = 0; j < n; j++) {
+                    NumericLabel a = NumericLabel.parse(values[i]);
+                    NumericLabel b = NumericLabel.parse(values[j]);
+                    if (a != null && b != null && a.compareTo(b) > 0) {
+                        assertThat(scores[i]).isGreaterThanOrEqualTo(scores[j]);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void bestIsHighestNumberThenSmallestName() {
+        String[] names = {"b", "a", "c", "d"};
+        String[] values = {"7", "007", "x", "3"};
+
+        assertThat(LabelScoring.best(names, values, new int[] {0, 1, 2, 3}, 4)).isEqualTo(1);
+        assertThat(LabelScoring.best(names, values, new int[] {2, 3}, 2)).isEqualTo(3);
+        assertThat(LabelScoring.best(names, new String[] {"x", "y", "0", "z"}, new int[] {0, 1}, 2))
+                .as("among non-numeric values the smaller name wins")
+                .isEqualTo(1);
+        assertThat(LabelScoring.best(names, new String[] {"x", "y", "0", "z"}, new int[] {0, 2}, 2))
+                .as("zero beats any non-numeric value")
+                .isEqualTo(2);
+        assertThat(LabelScoring.best(names, values, new int[0], 0)).isEqualTo(-1);
+    }
+}

@@ -1,0 +1,150 @@
+package dev.schedulerops.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedulerops.operator.api.SchedulerProfileStatus;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ProfileStatusesTest {
+    static final Instant T0 = Instant.parse("2024-05-01T10:00:00Z");
+    static final Instant T1 = Instant.parse("2024-05-01T10:05:00Z");
+
+    static ProfileStatuses.Observation valid(Deployment extender, Deployment scheduler, String desiredHash) {
+        return new ProfileStatuses.Observation(
+                7, "sched", new ConfigOutcome.Valid(), extender, scheduler, desiredHash, "ks:v1", "ext:v1", 3);
+    }
+
+    static Condition condition(SchedulerProfileStatus status, String type) {
+        return ProfileStatuses.find(status.getConditions(), type).orElseThrow();
+    }
+
+    @Test
+    void everythingAvailableIsReady() {
+        SchedulerProfileStatus status = ProfileStatuses.compute(
+                null, valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", true), "h1"), T0);
+
+        assertThat(condition(status, "Ready").getStatus()).isEqualTo("True");
+        assertThat(condition(status, "Ready").getReason()).isEqualTo("Available");
+        assertThat(condition(status, "ExtenderAvailable").getStatus()).isEqualTo("True");
+        assertThat(condition(status, "SchedulerAvailable").getStatus()).isEqualTo("True");
+        assertThat(condition(status, "ConfigValid").getStatus()).isEqualTo("True");
+        assertThat(status.getConditions()).allSatisfy(c -> {
+            assertThat(c.getObservedGeneration()).isEqualTo(7L);
+            assertThat(c.getLastTransitionTime()).isEqualTo("2024-05-01T10:00:00Z");
+        });
+        assertThat(status.getObservedGeneration()).isEqualTo(7L);
+        assertThat(status.getConfigHash()).isEqualTo("h1");
+        assertThat(status.getSchedulerImage()).isEqualTo("ks:v1");
+        assertThat(status.getExtenderImage()).isEqualTo("ext:v1");
+        assertThat(status.getSchedulerName()).isEqualTo("sched");
+        assertThat(status.getLabelledNodes()).isEqualTo(3);
+    }
+
+    @Test
+    void anUnavailableExtenderMeansWaitingForExtender() {
+        SchedulerProfileStatus status = ProfileStatuses.compute(null, valid(null, null, "h1"), T0);
+
+        assertThat(condition(status, "Ready").getStatus()).isEqualTo("False");
+        assertThat(condition(status, "Ready").getReason()).isEqualTo("WaitingForExtender");
+        assertThat(condition(status, "ExtenderAvailable").getReason()).isEqualTo("NotFound");
+        assertThat(condition(status, "SchedulerAvailable").getStatus()).isEqualTo("False");
+        assertThat(status.getConfigHash()).isNull();
+    }
+
+    @Test
+    void aSchedulerOnAnOlderConfigMeansRollingOutScheduler() {
+        SchedulerProfileStatus status = ProfileStatuses.compute(
+                null,
+                valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("old", true), "new"),
+                T0);
+
+        assertThat(condition(status, "Ready").getReason()).isEqualTo("RollingOutScheduler");
+        assertThat(condition(status, "Ready").getMessage()).contains("new");
+        // The status reports the config the scheduler pods actually run with.
+        assertThat(status.getConfigHash()).isEqualTo("old");
+    }
+
+    @Test
+    void aSchedulerStillRollingOutIsNotReady() {
+        SchedulerProfileStatus status = ProfileStatuses.compute(
+                null, valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", false), "h1"), T0);
+
+        assertThat(condition(status, "Ready").getReason()).isEqualTo("RollingOutScheduler");
+        assertThat(condition(status, "SchedulerAvailable").getReason()).isEqualTo("Progressing");
+    }
+
+    @Test
+    void anInvalidProfileSaysWhyAndKeepsTheImagesInUse() {
+        SchedulerProfileStatus before = ProfileStatuses.compute(
+                null, valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", true), "h1"), T0);
+        ProfileStatuses.Observation invalid = new ProfileStatuses.Observation(
+                8,
+                "sched",
+                new ConfigOutcome.Invalid(List.of("plugin Foo is unknown", "weight must be positive")),
+                Deployments.available("p-extender"),
+                Deployments.schedulerWithHash("h1", true),
+                null,
+                null,
+                null,
+                3);
+
+        SchedulerProfileStatus status = ProfileStatuses.compute(before, invalid, T1);
+
+        Condition configValid = condition(status, "ConfigValid");
+        assertThat(configValid.getStatus()).isEqualTo("False");
+        assertThat(configValid.getReason()).isEqualTo("InvalidConfig");
+        assertThat(configValid.getMessage()).contains("plugin Foo is unknown; weight must be positive");
+        assertThat(condition(status, "Ready").getReason()).isEqualTo("InvalidConfig");
+        assertThat(condition(status, "Ready").getMessage()).isEqualTo(configValid.getMessage());
+        assertThat(status.getSchedulerImage()).isEqualTo("ks:v1");
+        assertThat(status.getExtenderImage()).isEqualTo("ext:v1");
+        assertThat(status.getConfigHash()).isEqualTo("h1");
+        assertThat(status.getObservedGeneration()).isEqualTo(8L);
+        // What still runs is still reported as available.
+        assertThat(condition(status, "ExtenderAvailable").getStatus()).isEqualTo("True");
+    }
+
+    @Test
+    void aConflictNamesTheHolder() {
+        ProfileStatuses.Observation conflict = new ProfileStatuses.Observation(
+                1, "shared", new ConfigOutcome.Conflict("shared", "team-a/first"), null, null, null, null, null, 0);
+
+        SchedulerProfileStatus status = ProfileStatuses.compute(null, conflict, T0);
+
+        assertThat(condition(status, "ConfigValid").getReason()).isEqualTo("SchedulerNameConflict");
+        assertThat(condition(status, "ConfigValid").getMessage())
+                .contains("team-a/first")
+                .contains("'shared'");
+        assertThat(condition(status, "Ready").getReason()).isEqualTo("SchedulerNameConflict");
+    }
+
+    @Test
+    void transitionTimesChangeOnlyWithTheConditionStatus() {
+        SchedulerProfileStatus waiting =
+                ProfileStatuses.compute(null, valid(Deployments.available("p-extender"), null, "h1"), T0);
+        SchedulerProfileStatus ready = ProfileStatuses.compute(
+                waiting,
+                valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", true), "h1"),
+                T1);
+
+        assertThat(condition(ready, "Ready").getLastTransitionTime()).isEqualTo("2024-05-01T10:05:00Z");
+        assertThat(condition(ready, "ExtenderAvailable").getLastTransitionTime())
+                .isEqualTo("2024-05-01T10:00:00Z");
+        assertThat(condition(ready, "ConfigValid").getLastTransitionTime()).isEqualTo("2024-05-01T10:00:00Z");
+    }
+
+    @Test
+    void recomputingFromUnchangedObservationsGivesAnEqualStatus() {
+        ProfileStatuses.Observation observation =
+                valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", true), "h1");
+        SchedulerProfileStatus first = ProfileStatuses.compute(null, observation, T0);
+
+        SchedulerProfileStatus second = ProfileStatuses.compute(first, observation, T1);
+
+        assertThat(second).isEqualTo(first);
+    }
+}

@@ -1,0 +1,127 @@
+package dev.schedulerops.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.render.Labels;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@EnableKubernetesMockClient(crud = true)
+class ProfileTeardownTest {
+    KubernetesClient client;
+
+    SchedulerProfile profile;
+
+    static ObjectMeta meta(String name, String namespace, String profile, String component) {
+        ObjectMetaBuilder builder = new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(namespace)
+                .withLabels(Labels.component(profile, "team", component));
+        return builder.build();
+    }
+
+    @BeforeEach
+    void createWhatAProfileBecame() {
+        profile = new SchedulerProfile();
+        profile.setMetadata(
+                new ObjectMetaBuilder().withName("p").withNamespace("team").build());
+        List<HasMetadata> objects = List.of(
+                new DeploymentBuilder()
+                        .withMetadata(meta("p-scheduler", "team", "p", Labels.COMPONENT_SCHEDULER))
+                        .build(),
+                new ConfigMapBuilder()
+                        .withMetadata(meta("p-scheduler-config", "team", "p", Labels.COMPONENT_SCHEDULER))
+                        .build(),
+                new DeploymentBuilder()
+                        .withMetadata(meta("p-extender", "team", "p", Labels.COMPONENT_EXTENDER))
+                        .build(),
+                new ServiceAccountBuilder()
+                        .withMetadata(meta("p-extender", "team", "p", Labels.COMPONENT_EXTENDER))
+                        .build(),
+                new ClusterRoleBuilder()
+                        .withMetadata(meta("schedulerops:team:p:extender", null, "p", Labels.COMPONENT_EXTENDER))
+                        .build(),
+                new RoleBindingBuilder()
+                        .withMetadata(meta("schedulerops:team:p:auth-reader", "kube-system", "p", "scheduler"))
+                        .build(),
+                // Another profile's object: never touched.
+                new ClusterRoleBuilder()
+                        .withMetadata(meta("schedulerops:team:q:extender", null, "q", Labels.COMPONENT_EXTENDER))
+                        .build());
+        objects.forEach(o -> client.resource(o).create());
+    }
+
+    @Test
+    void deletesSchedulerThenExtenderThenClusterScopedObjects() {
+        ProfileTeardown teardown = new ProfileTeardown(client);
+
+        assertThat(teardown.advance(profile)).isFalse();
+        assertThat(client.apps()
+                        .deployments()
+                        .inNamespace("team")
+                        .withName("p-scheduler")
+                        .get())
+                .isNull();
+        assertThat(client.configMaps()
+                        .inNamespace("team")
+                        .withName("p-scheduler-config")
+                        .get())
+                .isNull();
+        assertThat(client.apps()
+                        .deployments()
+                        .inNamespace("team")
+                        .withName("p-extender")
+                        .get())
+                .isNotNull();
+
+        assertThat(teardown.advance(profile)).isFalse();
+        assertThat(client.apps()
+                        .deployments()
+                        .inNamespace("team")
+                        .withName("p-extender")
+                        .get())
+                .isNull();
+        assertThat(client.serviceAccounts()
+                        .inNamespace("team")
+                        .withName("p-extender")
+                        .get())
+                .isNull();
+        assertThat(client.rbac()
+                        .clusterRoles()
+                        .withName("schedulerops:team:p:extender")
+                        .get())
+                .isNotNull();
+
+        assertThat(teardown.advance(profile)).isFalse();
+        assertThat(client.rbac()
+                        .clusterRoles()
+                        .withName("schedulerops:team:p:extender")
+                        .get())
+                .isNull();
+        assertThat(client.rbac()
+                        .roleBindings()
+                        .inNamespace("kube-system")
+                        .withName("schedulerops:team:p:auth-reader")
+                        .get())
+                .isNull();
+
+        assertThat(teardown.advance(profile)).isTrue();
+        assertThat(client.rbac()
+                        .clusterRoles()
+                        .withName("schedulerops:team:q:extender")
+                        .get())
+                .isNotNull();
+    }
+}

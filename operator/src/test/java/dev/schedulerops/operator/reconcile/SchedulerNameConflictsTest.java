@@ -1,0 +1,76 @@
+package dev.schedulerops.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.api.SchedulerProfileSpec;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SchedulerNameConflictsTest {
+
+    static SchedulerProfile profile(String namespace, String name, String schedulerName, String created) {
+        SchedulerProfile profile = new SchedulerProfile();
+        profile.setMetadata(new ObjectMetaBuilder()
+                .withNamespace(namespace)
+                .withName(name)
+                .withCreationTimestamp(created)
+                .build());
+        SchedulerProfileSpec spec = new SchedulerProfileSpec();
+        spec.setSchedulerName(schedulerName);
+        spec.setLabelKey("example.com/tier");
+        profile.setSpec(spec);
+        return profile;
+    }
+
+    @Test
+    void theOlderProfileKeepsTheName() {
+        SchedulerProfile older = profile("a", "one", "shared", "2024-01-01T00:00:00Z");
+        SchedulerProfile younger = profile("b", "two", "shared", "2024-01-02T00:00:00Z");
+        List<SchedulerProfile> all = List.of(older, younger);
+
+        assertThat(SchedulerNameConflicts.holderOf(younger, all)).containsSame(older);
+        assertThat(SchedulerNameConflicts.holderOf(older, all)).isEmpty();
+    }
+
+    @Test
+    void onATieTheSmallerNamespaceAndNameKeepsIt() {
+        SchedulerProfile first = profile("a", "zzz", "shared", "2024-01-01T00:00:00Z");
+        SchedulerProfile second = profile("b", "aaa", "shared", "2024-01-01T00:00:00Z");
+        List<SchedulerProfile> all = List.of(second, first);
+
+        assertThat(SchedulerNameConflicts.holderOf(second, all)).containsSame(first);
+        assertThat(SchedulerNameConflicts.holderOf(first, all)).isEmpty();
+    }
+
+    @Test
+    void theDefaultSchedulerNameIsTheProfileName() {
+        SchedulerProfile explicit = profile("a", "one", "two", "2024-01-01T00:00:00Z");
+        SchedulerProfile byName = profile("b", "two", null, "2024-01-02T00:00:00Z");
+
+        assertThat(SchedulerNameConflicts.holderOf(byName, List.of(explicit, byName)))
+                .containsSame(explicit);
+    }
+
+    @Test
+    void differentNamesDoNotConflictAndAProfileNeverConflictsWithItself() {
+        SchedulerProfile one = profile("a", "one", "x", "2024-01-01T00:00:00Z");
+        SchedulerProfile two = profile("a", "two", "y", "2024-01-01T00:00:00Z");
+        SchedulerProfile sameAsOne = profile("a", "one", "x", "2024-01-01T00:00:00Z");
+
+        assertThat(SchedulerNameConflicts.holderOf(two, List.of(one, two))).isEmpty();
+        assertThat(SchedulerNameConflicts.holderOf(one, List.of(sameAsOne))).isEmpty();
+    }
+
+    @Test
+    void withSeveralClaimantsTheOldestIsNamed() {
+        SchedulerProfile oldest = profile("c", "c", "shared", "2024-01-01T00:00:00Z");
+        SchedulerProfile middle = profile("a", "a", "shared", "2024-01-02T00:00:00Z");
+        SchedulerProfile youngest = profile("b", "b", "shared", "2024-01-03T00:00:00Z");
+
+        assertThat(SchedulerNameConflicts.holderOf(youngest, List.of(middle, youngest, oldest)))
+                .containsSame(oldest);
+        assertThat(SchedulerNameConflicts.key(oldest)).isEqualTo("c/c");
+    }
+}

@@ -1,0 +1,246 @@
+package dev.schedulerops.operator.render;
+
+import static dev.schedulerops.operator.render.Samples.profile;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ProfileRendererTest {
+
+    static DesiredState render(String spec) {
+        RenderResult result = ProfileRenderer.render(profile(spec), Samples.FACTS);
+        assertThat(result).isInstanceOf(RenderResult.Valid.class);
+        return ((RenderResult.Valid) result).state();
+    }
+
+    static JsonNode config(DesiredState state) throws Exception {
+        return Yaml.MAPPER.readTree(state.schedulerConfigYaml());
+    }
+
+    @Test
+    void extenderStageComesBeforeTheSchedulerStage() {
+        DesiredState state = render("labelKey: k");
+        assertThat(state.extenderStage()).extracting(HasMetadata::getKind).doesNotContain("ConfigMap");
+        assertThat(state.extenderStage()).contains(state.extenderDeployment());
+        assertThat(state.schedulerStage()).containsExactly(state.schedulerConfigMap(), state.schedulerDeployment());
+    }
+
+    @Test
+    void configHasOneProfileAndOneExtenderPointingAtTheService() throws Exception {
+        JsonNode config = config(render("labelKey: k\nverbs: [FilterOnlyOne, Prioritize, Preempt]\nweight: 7"));
+        assertThat(config.path("apiVersion").asText()).isEqualTo("kubescheduler.config.k8s.io/v1");
+        assertThat(config.path("profiles")).hasSize(1);
+        assertThat(config.path("profiles").get(0).path("schedulerName").asText())
+                .isEqualTo("p");
+        JsonNode extender = config.path("extenders").get(0);
+        assertThat(extender.path("urlPrefix").asText()).isEqualTo("http://p-extender.team-a.svc:8080");
+        assertThat(extender.path("filterVerb").asText()).isEqualTo("filter_onlyone");
+        assertThat(extender.path("prioritizeVerb").asText()).isEqualTo("prioritize");
+        assertThat(extender.path("preemptVerb").asText()).isEqualTo("preempt");
+        assertThat(extender.path("weight").asInt()).isEqualTo(7);
+        assertThat(extender.has("bindVerb")).isFalse();
+        assertThat(extender.path("nodeCacheCapable").asBoolean()).isTrue();
+    }
+
+    @Test
+    void withoutPrioritizeTheWeightIsLeftOut() throws Exception {
+        JsonNode extender = config(render("labelKey: k\nverbs: [Filter]\nweight: 3"))
+                .path("extenders")
+                .get(0);
+        assertThat(extender.has("prioritizeVerb")).isFalse();
+        assertThat(extender.has("weight")).isFalse();
+    }
+
+    @Test
+    void leaderElectionUsesTheProfilesOwnLease() throws Exception {
+        JsonNode le = config(render("labelKey: k")).path("leaderElection");
+        assertThat(le.path("leaderElect").asBoolean()).isTrue();
+        assertThat(le.path("resourceName").asText()).isEqualTo("p-scheduler");
+        assertThat(le.path("resourceNamespace").asText()).isEqualTo("team-a");
+        assertThat(le.path("resourceLock").asText()).isEqualTo("leases");
+    }
+
+    @Test
+    void verbOrderDoesNotChangeTheOutput() {
+        assertThat(render("labelKey: k\nverbs: [Prioritize, Filter]").all())
+                .isEqualTo(render("labelKey: k\nverbs: [Filter, Prioritize]").all());
+    }
+
+    @Test
+    void aPluginChangeChangesOnlyTheSchedulerStage() {
+        DesiredState before = render("labelKey: k");
+        DesiredState after = render("labelKey: k\nplugins:\n  score:\n    disabled:\n    - name: ImageLocality");
+        assertThat(after.extenderStage()).isEqualTo(before.extenderStage());
+        assertThat(after.configHash()).isNotEqualTo(before.configHash());
+        assertThat(after.schedulerDeployment()
+                        .getSpec()
+                        .getTemplate()
+                        .getMetadata()
+                        .getAnnotations())
+                .containsEntry(Labels.CONFIG_HASH, after.configHash());
+    }
+
+    @Test
+    void aLabelKeyChangeChangesTheExtenderButNotTheSchedulerConfig() {
+        DesiredState before = render("labelKey: a");
+        DesiredState after = render("labelKey: b");
+        assertThat(after.extenderDeployment()).isNotEqualTo(before.extenderDeployment());
+        assertThat(after.configHash()).isEqualTo(before.configHash());
+    }
+
+    @Test
+    void schedulerImageFollowsTheClusterVersionUnlessPinned() {
+        assertThat(render("labelKey: k").schedulerImage()).isEqualTo("registry.k8s.io/kube-scheduler:v1.33.13");
+        assertThat(render("labelKey: k\nscheduler:\n  image: example.com/my-scheduler:v1")
+                        .schedulerImage())
+                .isEqualTo("example.com/my-scheduler:v1");
+        var k3s = ClusterFacts.forVersion("v1.31.4+k3s1");
+        assertThat(k3s.defaultSchedulerImage()).isEqualTo("registry.k8s.io/kube-scheduler:v1.31.4");
+    }
+
+    @Test
+    void podDisruptionBudgetOnlyAboveOneExtenderReplica() {
+        assertThat(render("labelKey: k\nextender:\n  replicas: 1").all())
+                .noneMatch(PodDisruptionBudget.class::isInstance);
+        assertThat(render("labelKey: k\nextender:\n  replicas: 2").all())
+                .filteredOn(PodDisruptionBudget.class::isInstance)
+                .hasSize(1);
+    }
+
+    @Test
+    void extenderRbacCoversOnlyWhatItsVerbsNeed() {
+        assertThat(extenderRules(render("labelKey: k"))).containsExactly("nodes:get,list,watch");
+        assertThat(extenderRules(render("labelKey: k\nverbs: [Filter, Bind]")))
+                .containsExactly("nodes:get,list,watch", "pods/binding:create");
+        assertThat(extenderRules(render("labelKey: k\nextender:\n  nodeCacheCapable: false")))
+                .isEmpty();
+        assertThat(render("labelKey: k\nextender:\n  nodeCacheCapable: false").all())
+                .noneMatch(o -> o instanceof ClusterRole);
+        // Preemption calls carry no node labels: the extender needs its node cache even with full Node objects.
+        assertThat(extenderRules(render("labelKey: k\nverbs: [Filter, Preempt]\nextender:\n  nodeCacheCapable: false")))
+                .containsExactly("nodes:get,list,watch");
+    }
+
+    @Test
+    void schedulerIsBoundToTheSystemRolesItNeedsAndNothingBroader() {
+        DesiredState state = render("labelKey: k");
+        List<String> clusterRoles = state.all().stream()
+                .filter(ClusterRoleBinding.class::isInstance)
+                .map(o -> ((ClusterRoleBinding) o).getRoleRef().getName())
+                .toList();
+        assertThat(clusterRoles)
+                .containsExactlyInAnyOrder(
+                        "system:kube-scheduler", "system:volume-scheduler", "schedulerops:team-a:p:extender");
+        assertThat(state.all())
+                .filteredOn(RoleBinding.class::isInstance)
+                .extracting(o -> o.getMetadata().getNamespace() + "/"
+                        + ((RoleBinding) o).getRoleRef().getName())
+                .containsExactlyInAnyOrder(
+                        "team-a/p-scheduler", "kube-system/extension-apiserver-authentication-reader");
+        assertThat(clusterRoles).doesNotContain("cluster-admin", "admin", "edit");
+    }
+
+    @Test
+    void everyObjectCarriesTheProfileLabels() {
+        for (HasMetadata object : render("labelKey: k").all()) {
+            Map<String, String> labels = object.getMetadata().getLabels();
+            assertThat(labels)
+                    .as(object.getKind() + " " + object.getMetadata().getName())
+                    .containsEntry(Labels.PROFILE, "p")
+                    .containsEntry(Labels.PROFILE_NAMESPACE, "team-a")
+                    .containsEntry(Labels.MANAGED_BY, "schedulerops-operator")
+                    .containsKey(Labels.COMPONENT);
+            assertThat(object.getMetadata().getOwnerReferences()).isNullOrEmpty();
+        }
+    }
+
+    @Test
+    void generatedPodsAreScheduledByTheDefaultScheduler() {
+        DesiredState state = render("labelKey: k");
+        assertThat(podSpec(state.extenderDeployment()).getSchedulerName()).isEqualTo("default-scheduler");
+        assertThat(podSpec(state.schedulerDeployment()).getSchedulerName()).isEqualTo("default-scheduler");
+    }
+
+    @Test
+    void extenderIsConfiguredThroughItsEnvironment() {
+        Container c = podSpec(render("labelKey: example.com/tier\nextender:\n  nodeCacheCapable: false")
+                        .extenderDeployment())
+                .getContainers()
+                .get(0);
+        Map<String, String> env = c.getEnv().stream().collect(Collectors.toMap(e -> e.getName(), e -> e.getValue()));
+        assertThat(env)
+                .containsEntry("SCHEDULEROPS_LABEL_KEY", "example.com/tier")
+                .containsEntry("SCHEDULEROPS_NODE_CACHE", "false")
+                .containsEntry("SCHEDULEROPS_PORT", "8080");
+    }
+
+    static Stream<Path> samples() {
+        return Samples.files().stream();
+    }
+
+    /** The `restricted` Pod Security Standard, checked field by field (the e2e tests prove it against admission). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("samples")
+    void everyGeneratedPodPassesTheRestrictedStandard(Path sample) {
+        var result = (RenderResult.Valid) ProfileRenderer.render(Samples.load(sample), Samples.FACTS);
+        for (HasMetadata object : result.state().all()) {
+            if (!(object instanceof Deployment deployment)) {
+                continue;
+            }
+            PodSpec pod = podSpec(deployment);
+            String what = deployment.getMetadata().getName();
+            assertThat(pod.getHostNetwork()).as(what).isNotEqualTo(Boolean.TRUE);
+            assertThat(pod.getHostPID()).as(what).isNotEqualTo(Boolean.TRUE);
+            assertThat(pod.getHostIPC()).as(what).isNotEqualTo(Boolean.TRUE);
+            assertThat(pod.getVolumes()).as(what).allMatch(v -> v.getHostPath() == null);
+            assertThat(pod.getSecurityContext().getRunAsNonRoot()).as(what).isTrue();
+            assertThat(pod.getSecurityContext().getRunAsUser()).as(what).isPositive();
+            assertThat(pod.getSecurityContext().getSeccompProfile().getType())
+                    .as(what)
+                    .isEqualTo("RuntimeDefault");
+            for (Container c : pod.getContainers()) {
+                var sc = c.getSecurityContext();
+                assertThat(sc.getAllowPrivilegeEscalation()).as(what).isFalse();
+                assertThat(sc.getPrivileged()).as(what).isNotEqualTo(Boolean.TRUE);
+                assertThat(sc.getCapabilities().getDrop()).as(what).containsExactly("ALL");
+                assertThat(sc.getCapabilities().getAdd()).as(what).isNullOrEmpty();
+                assertThat(c.getPorts()).as(what).allMatch(p -> p.getHostPort() == null);
+            }
+        }
+    }
+
+    private static PodSpec podSpec(Deployment deployment) {
+        return deployment.getSpec().getTemplate().getSpec();
+    }
+
+    private static List<String> extenderRules(DesiredState state) {
+        return state.all().stream()
+                .filter(ClusterRole.class::isInstance)
+                .flatMap(o -> ((ClusterRole) o).getRules().stream())
+                .map(ProfileRendererTest::describe)
+                .toList();
+    }
+
+    private static String describe(PolicyRule rule) {
+        assertThat(rule.getResources()).doesNotContain("*");
+        assertThat(rule.getVerbs()).doesNotContain("*");
+        return String.join(",", rule.getResources()) + ":" + String.join(",", rule.getVerbs());
+    }
+}

@@ -1,0 +1,53 @@
+package dev.schedulerops.operator.render;
+
+import dev.schedulerops.operator.api.ProfileYaml;
+import dev.schedulerops.operator.api.SchedulerProfile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** The repository's samples/ and the fixed facts the golden files are rendered with. */
+public final class Samples {
+    public static final Path DIR = Path.of("..", "samples");
+    public static final ClusterFacts FACTS = new ClusterFacts(
+            "1.33.13",
+            "ghcr.io/schedulerops/schedulerops-extender:0.1.0",
+            ClusterFacts.DEFAULT_SCHEDULER_IMAGE_REPOSITORY);
+
+    private Samples() {}
+
+    public static List<Path> files() {
+        try (Stream<Path> files = Files.list(DIR)) {
+            return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static SchedulerProfile load(Path file) {
+        try {
+            SchedulerProfile profile = ProfileYaml.readAll(file).get(0);
+            if (profile.getMetadata().getNamespace() == null) {
+                profile.getMetadata().setNamespace("default");
+            }
+            return profile;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A profile from inline YAML in namespace "team-a"; the test's own minimal spec goes in {@code specYaml}. */
+    public static SchedulerProfile profile(String specYaml) {
+        String yaml = "apiVersion: schedulerops.dev/v1alpha1\nkind: SchedulerProfile\nmetadata:\n  name: p\n"
+                + "  namespace: team-a\nspec:\n"
+                + specYaml.stripIndent().lines().map(l -> "  " + l).reduce("", (a, b) -> a + b + "\n");
+        try {
+            return ProfileYaml.readOne(yaml);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package dev.schedulerops.operator.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class OperatorConfigTest {
+
+    @Test
+    void defaultsOutsideACluster() {
+        OperatorConfig config = OperatorConfig.fromEnvironment(Map.of(), Optional::empty);
+
+        assertThat(config.watchNamespaces()).isEmpty();
+        assertThat(config.leaderElection()).isFalse();
+        assertThat(config.leaderElectionNamespace()).isEqualTo("default");
+        assertThat(config.leaseName()).isEqualTo("schedulerops-operator");
+        assertThat(config.schedulerImageRepository()).isEqualTo("registry.k8s.io/kube-scheduler");
+        assertThat(config.extenderImage()).contains("schedulerops-extender:");
+        assertThat(config.logFormat()).isEqualTo("text");
+        assertThat(config.httpPort()).isEqualTo(8080);
+        assertThat(config.httpBindAddress()).isEqualTo("0.0.0.0");
+    }
+
+    @Test
+    void inAPodLeaderElectionIsOnInThePodsNamespace() {
+        OperatorConfig config = OperatorConfig.fromEnvironment(
+                Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1"), () -> Optional.of("schedulerops-system"));
+
+        assertThat(config.leaderElection()).isTrue();
+        assertThat(config.leaderElectionNamespace()).isEqualTo("schedulerops-system");
+    }
+
+    @Test
+    void environmentVariablesAreRead() {
+        OperatorConfig config = OperatorConfig.fromEnvironment(
+                Map.of(
+                        "SCHEDULEROPS_WATCH_NAMESPACES", " team-a, ,team-b ",
+                        "SCHEDULEROPS_LEADER_ELECTION", "false",
+                        "SCHEDULEROPS_LEADER_ELECTION_NAMESPACE", "ops",
+                        "SCHEDULEROPS_EXTENDER_IMAGE", "example.com/ext:1",
+                        "SCHEDULEROPS_SCHEDULER_IMAGE_REPOSITORY", "mirror.example.com/kube-scheduler",
+                        "SCHEDULEROPS_LOG_FORMAT", "JSON",
+                        "SCHEDULEROPS_HTTP_PORT", "0",
+                        "SCHEDULEROPS_HTTP_BIND_ADDRESS", "127.0.0.1",
+                        "KUBERNETES_SERVICE_HOST", "10.0.0.1"),
+                () -> Optional.of("schedulerops-system"));
+
+        assertThat(config.watchNamespaces()).containsExactlyInAnyOrder("team-a", "team-b");
+        assertThat(config.leaderElection()).isFalse();
+        assertThat(config.leaderElectionNamespace()).isEqualTo("ops");
+        assertThat(config.extenderImage()).isEqualTo("example.com/ext:1");
+        assertThat(config.schedulerImageRepository()).isEqualTo("mirror.example.com/kube-scheduler");
+        assertThat(config.logFormat()).isEqualTo("json");
+        assertThat(config.httpPort()).isZero();
+        assertThat(config.httpBindAddress()).isEqualTo("127.0.0.1");
+    }
+
+    @Test
+    void badValuesAreRefusedWithTheVariableName() {
+        assertThatThrownBy(() -> OperatorConfig.fromEnvironment(
+                        Map.of("SCHEDULEROPS_LEADER_ELECTION", "maybe"), Optional::empty))
+                .hasMessageContaining("SCHEDULEROPS_LEADER_ELECTION");
+        assertThatThrownBy(
+                        () -> OperatorConfig.fromEnvironment(Map.of("SCHEDULEROPS_HTTP_PORT", "http"), Optional::empty))
+                .hasMessageContaining("SCHEDULEROPS_HTTP_PORT");
+        assertThatThrownBy(
+                        () -> OperatorConfig.fromEnvironment(Map.of("SCHEDULEROPS_LOG_FORMAT", "xml"), Optional::empty))
+                .hasMessageContaining("SCHEDULEROPS_LOG_FORMAT");
+    }
+
+    @Test
+    void serverVersionDropsTheVAndBuildMetadata() {
+        assertThat(OperatorRuntime.normalizeVersion("v1.33.13")).isEqualTo("1.33.13");
+        assertThat(OperatorRuntime.normalizeVersion("v1.31.4+k3s1")).isEqualTo("1.31.4");
+    }
+}
