@@ -89,13 +89,17 @@ class OperatorLifecycleTest {
     @Test
     @Order(1)
     void theSchedulerIsConfiguredOnlyOnceTheExtenderIsAvailable() {
-        client.resource(Cluster.profile(namespace, PROFILE, """
+        client.resource(Cluster.profile(
+                        namespace,
+                        PROFILE,
+                        """
                         labelKey: e2e.schedulerops.dev/tier
                         extender:
                           resources:
                             requests:
                               cpu: "%s"
-                        """.formatted(BLOCKING_CPU)))
+                        """
+                                .formatted(BLOCKING_CPU)))
                 .create();
 
         Cluster.await(Duration.ofSeconds(60), "the extender Deployment is created", () -> deployment("extender")
@@ -125,15 +129,21 @@ class OperatorLifecycleTest {
     @Test
     @Order(2)
     void everyGeneratedPodIsAdmittedUnderRestrictedPodSecurity() {
-        Cluster.await(Duration.ofSeconds(60), "the extender's 2 pods and the scheduler's pod run", () -> client.pods()
-                        .inNamespace(namespace)
-                        .withLabel(Labels.INSTANCE, PROFILE)
-                        .list()
-                        .getItems()
-                        .stream()
-                        .filter(p -> "Running".equals(p.getStatus().getPhase()))
-                        .count()
-                >= 3);
+        Cluster.await(
+                Duration.ofSeconds(60),
+                "the extender's 2 pods and the scheduler's pod run",
+                () ->
+                        client
+                                        .pods()
+                                        .inNamespace(namespace)
+                                        .withLabel(Labels.INSTANCE, PROFILE)
+                                        .list()
+                                        .getItems()
+                                        .stream()
+                                        .filter(p ->
+                                                "Running".equals(p.getStatus().getPhase()))
+                                        .count()
+                                >= 3);
         List<Pod> pods = client.pods()
                 .inNamespace(namespace)
                 .withLabel(Labels.INSTANCE, PROFILE)
@@ -188,21 +198,23 @@ class OperatorLifecycleTest {
     void anExtenderChangeRollsTheExtenderFirstThenTheScheduler() {
         Deployment schedulerBefore = deployment("scheduler").orElseThrow();
         ConfigMap configBefore = configMap().orElseThrow();
-        long extenderGeneration = deployment("extender").orElseThrow().getMetadata().getGeneration();
+        long extenderGeneration =
+                deployment("extender").orElseThrow().getMetadata().getGeneration();
 
         // A label-key change (extender) together with a plugin change (scheduler), while the extender's new
         // pods cannot be scheduled: the scheduler must keep its old config until the extender has rolled out.
-        patch(PROFILE, """
+        patch(
+                PROFILE,
+                """
                 {"spec":{"labelKey":"e2e.schedulerops.dev/zone",
                  "plugins":{"score":{"disabled":[{"name":"ImageLocality"},{"name":"NodeResourcesBalancedAllocation"}]}},
                  "extender":{"resources":{"requests":{"cpu":"%s"}}}}}"""
-                .formatted(BLOCKING_CPU));
+                        .formatted(BLOCKING_CPU));
 
-        Cluster.await(Duration.ofSeconds(30), "the extender rollout starts", () -> deployment("extender")
-                        .orElseThrow()
-                        .getMetadata()
-                        .getGeneration()
-                > extenderGeneration);
+        Cluster.await(
+                Duration.ofSeconds(30),
+                "the extender rollout starts",
+                () -> deployment("extender").orElseThrow().getMetadata().getGeneration() > extenderGeneration);
         Cluster.holdsFor(
                 Duration.ofSeconds(10),
                 "the scheduler's config and Deployment stay as they were while the extender rolls out",
@@ -223,10 +235,16 @@ class OperatorLifecycleTest {
         Cluster.await(Duration.ofSeconds(90), "both roll out and the profile is Ready", () -> {
             SchedulerProfile p = profile();
             return Cluster.isCurrent(p)
-                    && !configHashOnPodTemplate(schedulerBefore).equals(p.getStatus().getConfigHash());
+                    && !configHashOnPodTemplate(schedulerBefore)
+                            .equals(p.getStatus().getConfigHash());
         });
         Deployment extender = deployment("extender").orElseThrow();
-        assertThat(extender.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
+        assertThat(extender.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getEnv())
                 .anySatisfy(env -> assertThat(env.getValue()).isEqualTo("e2e.schedulerops.dev/zone"));
         assertThat(deployment("scheduler").orElseThrow().getMetadata().getGeneration())
                 .isGreaterThan(schedulerBefore.getMetadata().getGeneration());
@@ -248,11 +266,8 @@ class OperatorLifecycleTest {
                 });
 
         Cluster.await(Duration.ofSeconds(30), "the Service, replicas and config are restored", () -> {
-            boolean service = client.services()
-                            .inNamespace(namespace)
-                            .withName(extender)
-                            .get()
-                    != null;
+            boolean service =
+                    client.services().inNamespace(namespace).withName(extender).get() != null;
             Deployment d = deployment("extender").orElseThrow();
             boolean replicas = d.getSpec().getReplicas() == 2;
             boolean config = configMap()
@@ -268,14 +283,16 @@ class OperatorLifecycleTest {
         Deployment schedulerBefore = deployment("scheduler").orElseThrow();
         Deployment extenderBefore = deployment("extender").orElseThrow();
 
-        patch(PROFILE, """
+        patch(
+                PROFILE,
+                """
                 {"spec":{"labelKey":"e2e.schedulerops.dev/changed",
                  "plugins":{"score":{"enabled":[{"name":"NoSuchPlugin","weight":1}]}}}}""");
 
-        Cluster.await(Duration.ofSeconds(30), "ConfigValid=False InvalidConfig", () -> condition(
-                        profile(), "ConfigValid")
-                .map(c -> "False".equals(c.getStatus()) && "InvalidConfig".equals(c.getReason()))
-                .orElse(false));
+        Cluster.await(
+                Duration.ofSeconds(30), "ConfigValid=False InvalidConfig", () -> condition(profile(), "ConfigValid")
+                        .map(c -> "False".equals(c.getStatus()) && "InvalidConfig".equals(c.getReason()))
+                        .orElse(false));
         SchedulerProfile invalid = profile();
         assertThat(condition(invalid, "ConfigValid").orElseThrow().getMessage()).contains("NoSuchPlugin");
         assertThat(condition(invalid, "Ready").orElseThrow().getReason()).isEqualTo("InvalidConfig");
@@ -303,10 +320,14 @@ class OperatorLifecycleTest {
     @Test
     @Order(8)
     void aSecondProfileWithTheSameSchedulerNameIsRefused() {
-        client.resource(Cluster.profile(otherNamespace, "usurper", """
+        client.resource(Cluster.profile(
+                        otherNamespace,
+                        "usurper",
+                        """
                         schedulerName: %s
                         labelKey: e2e.schedulerops.dev/tier
-                        """.formatted(PROFILE)))
+                        """
+                                .formatted(PROFILE)))
                 .create();
 
         Cluster.await(Duration.ofSeconds(30), "ConfigValid=False SchedulerNameConflict", () -> {
@@ -319,7 +340,11 @@ class OperatorLifecycleTest {
                             && c.getMessage().contains(namespace + "/" + PROFILE))
                     .orElse(false);
         });
-        assertThat(client.apps().deployments().inNamespace(otherNamespace).list().getItems())
+        assertThat(client.apps()
+                        .deployments()
+                        .inNamespace(otherNamespace)
+                        .list()
+                        .getItems())
                 .isEmpty();
         assertThat(Cluster.warnings(client, otherNamespace, "usurper")).contains("SchedulerNameConflict");
         assertThat(Cluster.isCurrent(profile())).as("the holder is untouched").isTrue();
@@ -328,12 +353,14 @@ class OperatorLifecycleTest {
                 .inNamespace(otherNamespace)
                 .withName("usurper")
                 .delete();
-        Cluster.await(Duration.ofSeconds(30), "the refused profile is deleted", () -> client.resources(
-                                SchedulerProfile.class)
-                        .inNamespace(otherNamespace)
-                        .withName("usurper")
-                        .get()
-                == null);
+        Cluster.await(
+                Duration.ofSeconds(30),
+                "the refused profile is deleted",
+                () -> client.resources(SchedulerProfile.class)
+                                .inNamespace(otherNamespace)
+                                .withName("usurper")
+                                .get()
+                        == null);
     }
 
     @Test
@@ -365,11 +392,14 @@ class OperatorLifecycleTest {
                 .withName(PROFILE)
                 .delete();
 
-        Cluster.await(Duration.ofSeconds(90), "the profile is gone", () -> client.resources(SchedulerProfile.class)
-                        .inNamespace(namespace)
-                        .withName(PROFILE)
-                        .get()
-                == null);
+        Cluster.await(
+                Duration.ofSeconds(90),
+                "the profile is gone",
+                () -> client.resources(SchedulerProfile.class)
+                                .inNamespace(namespace)
+                                .withName(PROFILE)
+                                .get()
+                        == null);
         assertThat(Cluster.leftovers(client, namespace, PROFILE)).isEmpty();
     }
 
@@ -425,7 +455,8 @@ class OperatorLifecycleTest {
     static final class Cluster {
         static final Path KUBECONFIG = Path.of(System.getProperty(
                 "schedulerops.kubeconfig",
-                System.getProperty("user.home") + "/.cache/schedulerops/kwok/clusters/schedulerops-e2e/kubeconfig.yaml"));
+                System.getProperty("user.home")
+                        + "/.cache/schedulerops/kwok/clusters/schedulerops-e2e/kubeconfig.yaml"));
         static final Path REPO_ROOT = Path.of(System.getProperty("schedulerops.repoRoot", ".."));
 
         private Cluster() {}
@@ -498,7 +529,8 @@ class OperatorLifecycleTest {
         }
 
         static SchedulerProfile profile(String namespace, String name, String specYaml) {
-            String yaml = """
+            String yaml =
+                    """
                     apiVersion: schedulerops.dev/v1alpha1
                     kind: SchedulerProfile
                     metadata:
@@ -506,7 +538,7 @@ class OperatorLifecycleTest {
                       namespace: %s
                     spec:
                     %s"""
-                    .formatted(name, namespace, specYaml.indent(2));
+                            .formatted(name, namespace, specYaml.indent(2));
             return Serialization.unmarshal(yaml, SchedulerProfile.class);
         }
 
@@ -514,7 +546,9 @@ class OperatorLifecycleTest {
         static boolean isCurrent(SchedulerProfile profile) {
             return profile != null
                     && profile.getStatus() != null
-                    && profile.getMetadata().getGeneration().equals(profile.getStatus().getObservedGeneration())
+                    && profile.getMetadata()
+                            .getGeneration()
+                            .equals(profile.getStatus().getObservedGeneration())
                     && condition(profile, "Ready")
                             .map(c -> "True".equals(c.getStatus())
                                     && profile.getMetadata().getGeneration().equals(c.getObservedGeneration()))
@@ -534,8 +568,9 @@ class OperatorLifecycleTest {
 
         private static Stream<Event> events(KubernetesClient client, String namespace, String profile) {
             return client.v1().events().inNamespace(namespace).list().getItems().stream()
-                    .filter(e -> SchedulerProfile.KIND.equals(e.getInvolvedObject().getKind())
-                            && profile.equals(e.getInvolvedObject().getName()));
+                    .filter(e ->
+                            SchedulerProfile.KIND.equals(e.getInvolvedObject().getKind())
+                                    && profile.equals(e.getInvolvedObject().getName()));
         }
 
         /** Everything still labelled as the profile's: namespaced, cluster-scoped and in kube-system. */
@@ -549,21 +584,22 @@ class OperatorLifecycleTest {
                             io.fabric8.kubernetes.api.model.rbac.Role.class,
                             RoleBinding.class,
                             io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class)
-                    .flatMap(type -> client.resources(type).inNamespace(namespace).withLabels(labels).list()
-                            .getItems()
-                            .stream()
-                            .map(HasMetadata.class::cast));
+                    .flatMap(type ->
+                            client.resources(type).inNamespace(namespace).withLabels(labels).list().getItems().stream()
+                                    .map(HasMetadata.class::cast));
             Stream<HasMetadata> clusterScoped = Stream.concat(
                     client.rbac().clusterRoles().withLabels(labels).list().getItems().stream(),
                     client.rbac().clusterRoleBindings().withLabels(labels).list().getItems().stream());
-            Stream<HasMetadata> kubeSystem = client.rbac()
-                    .roleBindings()
-                    .inNamespace("kube-system")
-                    .withLabels(labels)
-                    .list()
-                    .getItems()
-                    .stream()
-                    .map(HasMetadata.class::cast);
+            Stream<HasMetadata> kubeSystem =
+                    client
+                            .rbac()
+                            .roleBindings()
+                            .inNamespace("kube-system")
+                            .withLabels(labels)
+                            .list()
+                            .getItems()
+                            .stream()
+                            .map(HasMetadata.class::cast);
             return Stream.of(namespaced, clusterScoped, kubeSystem)
                     .flatMap(s -> s)
                     .map(o -> o.getKind() + " " + o.getMetadata().getName())

@@ -94,8 +94,10 @@ class OperatorRbacTest {
                 .withCaCertFile(adminConfig.getCaCertFile())
                 .withOauthToken(token.getStatus().getToken())
                 .build();
-        operatorClient = new KubernetesClientBuilder().withConfig(asServiceAccount).build();
-        assertThatThrownBy(() -> operatorClient.secrets().inNamespace("kube-system").list())
+        operatorClient =
+                new KubernetesClientBuilder().withConfig(asServiceAccount).build();
+        assertThatThrownBy(() ->
+                        operatorClient.secrets().inNamespace("kube-system").list())
                 .as("sanity: the token is not cluster-admin")
                 .isInstanceOf(KubernetesClientException.class);
     }
@@ -125,12 +127,18 @@ class OperatorRbacTest {
         operator = OperatorRuntime.start(
                 Cluster.operatorConfig(
                         Map.of(
-                                "SCHEDULEROPS_LEADER_ELECTION", "true",
-                                "SCHEDULEROPS_LEADER_ELECTION_NAMESPACE", namespace),
+                                "SCHEDULEROPS_LEADER_ELECTION",
+                                "true",
+                                "SCHEDULEROPS_LEADER_ELECTION_NAMESPACE",
+                                namespace),
                         namespace),
                 operatorClient);
 
-        admin.resource(Cluster.profile(namespace, PROFILE, """
+        admin.resource(
+                        Cluster.profile(
+                                namespace,
+                                PROFILE,
+                                """
                         labelKey: e2e.schedulerops.dev/tier
                         verbs: [Filter, Prioritize, Bind]
                         extender:
@@ -139,12 +147,15 @@ class OperatorRbacTest {
                               cpu: "1000"
                         """))
                 .create();
-        Cluster.await(Duration.ofSeconds(60), "the extender Deployment is created", () -> admin.apps()
-                        .deployments()
-                        .inNamespace(namespace)
-                        .withName(PROFILE + "-extender")
-                        .get()
-                != null);
+        Cluster.await(
+                Duration.ofSeconds(60),
+                "the extender Deployment is created",
+                () -> admin.apps()
+                                .deployments()
+                                .inNamespace(namespace)
+                                .withName(PROFILE + "-extender")
+                                .get()
+                        != null);
         Cluster.holdsFor(
                 Duration.ofSeconds(6),
                 "no scheduler Deployment while the extender is blocked",
@@ -158,8 +169,10 @@ class OperatorRbacTest {
                 .inNamespace(namespace)
                 .withName(PROFILE)
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"extender\":{\"resources\":null}}}");
-        Cluster.await(Duration.ofSeconds(90), "the profile is Ready", () -> Cluster.isCurrent(admin.resources(
-                                SchedulerProfile.class)
+        Cluster.await(
+                Duration.ofSeconds(90),
+                "the profile is Ready",
+                () -> Cluster.isCurrent(admin.resources(SchedulerProfile.class)
                         .inNamespace(namespace)
                         .withName(PROFILE)
                         .get()));
@@ -177,11 +190,14 @@ class OperatorRbacTest {
                 .inNamespace(namespace)
                 .withName(PROFILE)
                 .delete();
-        Cluster.await(Duration.ofSeconds(90), "the profile is gone", () -> admin.resources(SchedulerProfile.class)
-                        .inNamespace(namespace)
-                        .withName(PROFILE)
-                        .get()
-                == null);
+        Cluster.await(
+                Duration.ofSeconds(90),
+                "the profile is gone",
+                () -> admin.resources(SchedulerProfile.class)
+                                .inNamespace(namespace)
+                                .withName(PROFILE)
+                                .get()
+                        == null);
         assertThat(Cluster.leftovers(admin, namespace, PROFILE)).isEmpty();
     }
 
@@ -202,12 +218,11 @@ class OperatorRbacTest {
                 .contains("pods/binding");
 
         List<ClusterRoleBinding> bindings = Cluster.clusterRoleBindingsOf(admin, namespace, PROFILE);
-        assertThat(bindings)
-                .extracting(b -> b.getRoleRef().getName())
-                .allSatisfy(role -> assertThat(
-                                ALLOWED_CLUSTER_ROLES.contains(role) || role.equals(roles.get(0).getMetadata().getName()))
-                        .as("bound ClusterRole %s", role)
-                        .isTrue());
+        assertThat(bindings).extracting(b -> b.getRoleRef().getName()).allSatisfy(role -> assertThat(
+                        ALLOWED_CLUSTER_ROLES.contains(role)
+                                || role.equals(roles.get(0).getMetadata().getName()))
+                .as("bound ClusterRole %s", role)
+                .isTrue());
         List<RoleBinding> kubeSystem = admin.rbac()
                 .roleBindings()
                 .inNamespace("kube-system")

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -56,7 +57,8 @@ public final class Cluster implements AutoCloseable {
     public static Cluster current() {
         Cluster cluster = current;
         if (cluster == null) {
-            throw new IllegalStateException("no cluster: annotate the test class with @ExtendWith(ClusterExtension.class)");
+            throw new IllegalStateException(
+                    "no cluster: annotate the test class with @ExtendWith(ClusterExtension.class)");
         }
         return cluster;
     }
@@ -117,13 +119,19 @@ public final class Cluster implements AutoCloseable {
      * kept), missing ones are added through {@code e2e/cluster nodes}. Returns the names of {@code n} of them.
      */
     public List<String> ensureNodes(int n, Map<String, String> labels) {
+        if (readyNodes(labels).size() < n) {
+            runNodesScript(n - readyNodes(labels).size(), labels);
+        }
+        // Nodes are briefly tainted not-ready until the node lifecycle controller has seen them Ready.
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
         List<String> ready = readyNodes(labels);
-        if (ready.size() < n) {
-            runNodesScript(n - ready.size(), labels);
+        while (ready.size() < n && Instant.now().isBefore(deadline)) {
+            sleep(Duration.ofMillis(500));
             ready = readyNodes(labels);
         }
         if (ready.size() < n) {
-            throw new IllegalStateException("only " + ready.size() + " Ready nodes with " + labels + ", wanted " + n);
+            throw new IllegalStateException(
+                    "only " + ready.size() + " Ready, untainted nodes with " + labels + ", wanted " + n);
         }
         return ready.subList(0, n);
     }
@@ -170,7 +178,8 @@ public final class Cluster implements AutoCloseable {
         Path dir = E2eSettings.failureLogDir().resolve(scope).resolve(fileName(testName));
         try {
             Files.createDirectories(dir);
-            ClusterScript.run(Duration.ofMinutes(1), "logs", dir.resolve("components").toString());
+            ClusterScript.run(
+                    Duration.ofMinutes(1), "logs", dir.resolve("components").toString());
             Path processDir = Files.createDirectories(dir.resolve("processes"));
             for (ChildProcess process : processes) {
                 if (Files.exists(process.logFile())) {
@@ -204,6 +213,15 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     private List<String> runNodesScript(int n, Map<String, String> labels) {
         List<String> args = new ArrayList<>(List.of("nodes", Integer.toString(n)));
         labels.forEach((key, value) -> args.add(key + "=" + value));
@@ -227,7 +245,8 @@ public final class Cluster implements AutoCloseable {
         boolean untainted = node.getSpec() == null
                 || node.getSpec().getTaints() == null
                 || node.getSpec().getTaints().isEmpty();
-        boolean schedulable = node.getSpec() == null || !Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+        boolean schedulable =
+                node.getSpec() == null || !Boolean.TRUE.equals(node.getSpec().getUnschedulable());
         return ready && untainted && schedulable && node.getMetadata().getDeletionTimestamp() == null;
     }
 
@@ -242,7 +261,8 @@ public final class Cluster implements AutoCloseable {
                     pod.getSpec().getSchedulerName()));
         }
         out.append("# events\n");
-        List<Event> events = client().v1().events().inNamespace(namespace).list().getItems();
+        List<Event> events =
+                client().v1().events().inNamespace(namespace).list().getItems();
         out.append(events.stream()
                 .map(e -> String.format(
                         "%s %s %s/%s: %s",

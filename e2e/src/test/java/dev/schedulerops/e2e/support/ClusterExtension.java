@@ -13,8 +13,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * component logs, the child-process logs and the test namespaces' pods and events are copied to
  * {@code e2e/target/cluster-logs/<TestClass>/<test>/}.
  */
-public final class ClusterExtension implements BeforeAllCallback, AfterAllCallback, AfterEachCallback, ParameterResolver {
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ClusterExtension.class);
+public final class ClusterExtension
+        implements BeforeAllCallback, AfterAllCallback, AfterEachCallback, ParameterResolver {
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(ClusterExtension.class);
     private static final String CLUSTER = "cluster";
 
     @Override
@@ -29,7 +31,8 @@ public final class ClusterExtension implements BeforeAllCallback, AfterAllCallba
     @Override
     public void afterEach(ExtensionContext context) {
         if (context.getExecutionException().isPresent()) {
-            cluster(context).captureFailureLogs(context.getRequiredTestMethod().getName() + "-" + context.getDisplayName());
+            cluster(context)
+                    .captureFailureLogs(context.getRequiredTestMethod().getName() + "-" + context.getDisplayName());
         }
     }
 
@@ -53,6 +56,12 @@ public final class ClusterExtension implements BeforeAllCallback, AfterAllCallba
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         return cluster(context);
+    }
+
+    private static String testName(ExtensionContext context) {
+        String method = context.getRequiredTestMethod().getName();
+        String display = context.getDisplayName();
+        return display.startsWith(method + "(") ? method : method + "-" + display;
     }
 
     private static Cluster cluster(ExtensionContext context) {

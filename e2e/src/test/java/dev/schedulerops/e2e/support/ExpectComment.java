@@ -2,8 +2,6 @@ package dev.schedulerops.e2e.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,21 +26,19 @@ public record ExpectComment(Path file, String expectation) {
         }
     }
 
-    /** Every {@code *.yaml} of a test-resources directory, sorted by name. */
+    /**
+     * Every {@code *.yaml} of a directory under {@code e2e/src/test/resources}, sorted by name. Read from the
+     * sources rather than the classpath, so a deleted case cannot linger in {@code target/test-classes}.
+     */
     public static List<ExpectComment> allIn(String resourceDir) {
-        URL url = ExpectComment.class.getResource("/" + resourceDir);
-        if (url == null) {
-            throw new IllegalStateException("no test resource directory " + resourceDir);
-        }
-        try (Stream<Path> files = Files.list(Path.of(url.toURI()))) {
+        Path dir = E2eSettings.repoRoot().resolve("e2e/src/test/resources").resolve(resourceDir);
+        try (Stream<Path> files = Files.list(dir)) {
             return files.filter(f -> f.getFileName().toString().endsWith(".yaml"))
                     .sorted()
                     .map(ExpectComment::of)
                     .toList();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
+            throw new UncheckedIOException("cannot list test cases in " + dir, e);
         }
     }
 

@@ -8,7 +8,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
@@ -72,7 +71,9 @@ public final class KubeSchedulerProcess implements AutoCloseable {
 
     /** Waits until {@code https://127.0.0.1:<port>/readyz} answers 200 (informers synced). */
     public KubeSchedulerProcess awaitReady(Duration timeout) {
+        // HTTP/1.1: the JDK client's HTTP/2 upgrade against Go's server ends in GOAWAY.
         HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
                 .sslContext(trustingSelfSignedCertificates())
                 .connectTimeout(Duration.ofSeconds(2))
                 .build();
@@ -83,8 +84,8 @@ public final class KubeSchedulerProcess implements AutoCloseable {
         String last = "no answer";
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("kube-scheduler exited with " + process.exitCode().orElseThrow()
-                        + ":\n" + process.tail());
+                throw new IllegalStateException(
+                        "kube-scheduler exited with " + process.exitCode().orElseThrow() + ":\n" + process.tail());
             }
             try {
                 HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());

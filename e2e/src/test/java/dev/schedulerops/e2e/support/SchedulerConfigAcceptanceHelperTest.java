@@ -66,6 +66,7 @@ class SchedulerConfigAcceptanceHelperTest {
                 E1121 22:28:38.0 run.go:72] "command failed" err="plugin \\"X\\" does not extend ScorePlugin plugin"
                 """;
 
-        assertThat(SchedulerConfigAcceptance.errorMessage(stderr)).isEqualTo("plugin \"X\" does not extend ScorePlugin plugin");
+        assertThat(SchedulerConfigAcceptance.errorMessage(stderr))
+                .isEqualTo("plugin \"X\" does not extend ScorePlugin plugin");
     }
 }

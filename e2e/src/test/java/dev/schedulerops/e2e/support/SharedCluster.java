@@ -46,8 +46,7 @@ final class SharedCluster {
                 binaries.kubernetesVersion(),
                 kubeconfig);
         if (startedHere && Boolean.getBoolean(STOP_AFTER_RUN)) {
-            Runtime.getRuntime()
-                    .addShutdownHook(new Thread(() -> ClusterScript.run(Duration.ofMinutes(1), "down")));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> ClusterScript.run(Duration.ofMinutes(1), "down")));
         }
         // Only this file configures the client: never ~/.kube/config, $KUBECONFIG or in-cluster settings.
         KubernetesClient client = new KubernetesClientBuilder()

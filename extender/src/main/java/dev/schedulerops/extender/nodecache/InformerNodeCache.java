@@ -5,12 +5,16 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Watches Nodes through a fabric8 informer and keeps, per node, only the value of the configured label. It is synced
- * once the informer's initial list has been delivered; list or watch failures are retried by the informer.
+ * once the informer's initial list has been delivered; list or watch failures are retried by the informer, and a
+ * warning is logged every 30 s while the cache has not synced (readiness stays 503 meanwhile).
  */
 public final class InformerNodeCache implements NodeCache {
     private static final Logger LOG = LoggerFactory.getLogger(InformerNodeCache.class);
@@ -18,6 +22,12 @@ public final class InformerNodeCache implements NodeCache {
     private final StaticNodeCache labels = new StaticNodeCache();
     private final SharedIndexInformer<Node> informer;
     private final String labelKey;
+    private volatile boolean closed;
+    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "node-cache-watchdog");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private InformerNodeCache(KubernetesClient client, String labelKey) {
         this.labelKey = labelKey;
@@ -47,11 +57,29 @@ public final class InformerNodeCache implements NodeCache {
     /** Starts watching; the returned cache reports {@link #synced()} once the first list has arrived. */
     public static InformerNodeCache start(KubernetesClient client, String labelKey) {
         InformerNodeCache cache = new InformerNodeCache(client, labelKey);
+        long started = System.nanoTime();
+        cache.watchdog.scheduleWithFixedDelay(
+                () -> {
+                    if (cache.synced()) {
+                        cache.watchdog.shutdown();
+                    } else {
+                        LOG.warn(
+                                "node cache not synced after {} s, /readyz answers 503: is the API server {}"
+                                        + " reachable, and may this identity list and watch nodes?",
+                                TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
+                                client.getMasterUrl());
+                    }
+                },
+                10,
+                30,
+                TimeUnit.SECONDS);
         cache.informer.start().whenComplete((ignored, error) -> {
             if (error == null) {
                 LOG.info(
                         "node cache synced with {} nodes",
                         cache.informer.getStore().list().size());
+            } else if (!cache.closed) {
+                LOG.warn("first node list failed, the informer keeps retrying: {}", error.toString());
             }
         });
         return cache;
@@ -74,6 +102,8 @@ public final class InformerNodeCache implements NodeCache {
 
     @Override
     public void close() {
+        closed = true;
+        watchdog.shutdownNow();
         informer.stop();
     }
 }

@@ -8,7 +8,14 @@ import java.util.Map;
  * values are {@code null}, exactly as kube-scheduler's own types marshal.
  */
 public final class Replies {
+    private static final byte[] HOST = ascii("{\"Host\":");
+    private static final byte[] SCORE = ascii(",\"Score\":");
+
     private Replies() {}
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
 
     /**
      * An {@code ExtenderFilterResult} that keeps the nodes at {@code kept} (ascending indices into the request). In
@@ -80,9 +87,9 @@ public final class Replies {
             if (i > 0) {
                 reply.ch(',');
             }
-            reply.ascii("{\"Host\":");
+            reply.bytes(HOST);
             args.appendName(reply, i);
-            reply.ascii(",\"Score\":");
+            reply.bytes(SCORE);
             reply.number(scores[i]).ch('}');
         }
         return reply.ch(']');

@@ -46,7 +46,23 @@ public final class Reply {
         return this;
     }
 
+    /** Appends bytes that are already JSON (constants encoded once). */
+    public Reply bytes(byte[] json) {
+        ensure(json.length);
+        System.arraycopy(json, 0, buf, len, json.length);
+        len += json.length;
+        return this;
+    }
+
     public Reply number(long value) {
+        if (value >= 0 && value < 100) {
+            ensure(2);
+            if (value >= 10) {
+                buf[len++] = (byte) ('0' + value / 10);
+            }
+            buf[len++] = (byte) ('0' + value % 10);
+            return this;
+        }
         return ascii(Long.toString(value));
     }
 

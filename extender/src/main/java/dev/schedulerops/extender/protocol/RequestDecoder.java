@@ -36,7 +36,6 @@ public final class RequestDecoder {
             List<NodeItem> nodes = null;
             List<String> names = null;
             NameRanges nodeRanges = new NameRanges();
-            NameRanges nameRanges = new NameRanges();
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken value = p.nextToken();
@@ -46,8 +45,7 @@ public final class RequestDecoder {
                     nodeRanges.clear();
                     nodes = readNodeList(p, value, nodeRanges);
                 } else if (field.equalsIgnoreCase("NodeNames")) {
-                    nameRanges.clear();
-                    names = readNodeNames(p, value, nameRanges);
+                    names = readNodeNames(p, value);
                 } else {
                     p.skipChildren();
                 }
@@ -62,7 +60,7 @@ public final class RequestDecoder {
             if (nodes == null && names == null) {
                 throw new BadRequestException("one of \"Nodes\" and \"NodeNames\" is required");
             }
-            return new ExtenderArgs(pod, nodes, names, body, (names != null ? nameRanges : nodeRanges).toArray());
+            return new ExtenderArgs(pod, nodes, names, body, names != null ? null : nodeRanges.toArray());
         } catch (JsonProcessingException e) {
             throw malformed(e);
         } catch (IOException e) {
@@ -361,8 +359,7 @@ public final class RequestDecoder {
         return uids;
     }
 
-    private static List<String> readNodeNames(JsonParser p, JsonToken token, NameRanges ranges)
-            throws IOException, BadRequestException {
+    private static List<String> readNodeNames(JsonParser p, JsonToken token) throws IOException, BadRequestException {
         if (token == JsonToken.VALUE_NULL) {
             return null;
         }
@@ -375,9 +372,7 @@ public final class RequestDecoder {
             if (item != JsonToken.VALUE_STRING) {
                 throw new BadRequestException("\"NodeNames\" must be an array of strings or null");
             }
-            int start = (int) p.currentTokenLocation().getByteOffset();
             values.add(p.getText());
-            ranges.add(start, (int) p.currentLocation().getByteOffset());
         }
         return values;
     }

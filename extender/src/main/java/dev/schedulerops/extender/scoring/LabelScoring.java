@@ -18,6 +18,58 @@ public final class LabelScoring {
 
     /** Scores for {@code values[i]} ({@code null} = label missing), in the same order. */
     public static int[] scores(String[] values, int count) {
+        int[] fast = scoresInLongRange(values, count);
+        return fast != null ? fast : scoresExact(values, count);
+    }
+
+    /** The common case without allocation: every numeric value has at most 17 significant digits. */
+    private static int[] scoresInLongRange(String[] values, int count) {
+        long[] numbers = new long[count];
+        long max = 0;
+        for (int i = 0; i < count; i++) {
+            long v = parseSmall(values[i]);
+            if (v == TOO_LARGE) {
+                return null;
+            }
+            numbers[i] = v;
+            max = Math.max(max, v);
+        }
+        int[] scores = new int[count];
+        if (max > 0) {
+            for (int i = 0; i < count; i++) {
+                if (numbers[i] > 0) {
+                    scores[i] = (int) (MAX_SCORE * numbers[i] / max);
+                }
+            }
+        }
+        return scores;
+    }
+
+    private static final long TOO_LARGE = -2;
+    private static final long LIMIT = 100_000_000_000_000_000L / MAX_SCORE / 10;
+
+    /** The value of a plain digit string below 10^17, -1 when not numeric, {@link #TOO_LARGE} when larger. */
+    private static long parseSmall(String value) {
+        if (value == null || value.isEmpty()) {
+            return -1;
+        }
+        long v = 0;
+        boolean tooLarge = false;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            if (v >= LIMIT) {
+                tooLarge = true;
+            } else {
+                v = v * 10 + (c - '0');
+            }
+        }
+        return tooLarge ? TOO_LARGE : v;
+    }
+
+    private static int[] scoresExact(String[] values, int count) {
         NumericLabel[] numeric = new NumericLabel[count];
         NumericLabel max = null;
         for (int i = 0; i < count; i++) {

@@ -24,6 +24,14 @@ public final class ProfileStatuses {
     public static final String SCHEDULER_AVAILABLE = "SchedulerAvailable";
     public static final String CONFIG_VALID = "ConfigValid";
 
+    /**
+     * kstatus' abnormal-true conditions, which Flux reads for custom resources (it does not read Ready): present only
+     * while true. Reconciling while the profile rolls out, Stalled while it cannot be rolled out at all.
+     */
+    public static final String RECONCILING = "Reconciling";
+
+    public static final String STALLED = "Stalled";
+
     public static final String REASON_AVAILABLE = "Available";
     public static final String REASON_WAITING_FOR_EXTENDER = "WaitingForExtender";
     public static final String REASON_ROLLING_OUT_SCHEDULER = "RollingOutScheduler";
@@ -82,7 +90,7 @@ public final class ProfileStatuses {
         return Optional.ofNullable(annotations == null ? null : annotations.get(Labels.CONFIG_HASH));
     }
 
-    /** The four conditions, without lastTransitionTime. */
+    /** The four conditions, plus Reconciling or Stalled while not Ready, without lastTransitionTime. */
     static List<Condition> conditions(Observation o) {
         long generation = o.generation();
         boolean extenderAvailable = DeploymentReadiness.isAvailableAtCurrentGeneration(o.extender());
@@ -108,7 +116,13 @@ public final class ProfileStatuses {
         Condition extender = availability(EXTENDER_AVAILABLE, "extender", o.extender(), extenderAvailable, generation);
         Condition scheduler =
                 availability(SCHEDULER_AVAILABLE, "scheduler", o.scheduler(), schedulerAvailable, generation);
-        return List.of(ready, extender, scheduler, configValid);
+        List<Condition> conditions = new ArrayList<>(List.of(ready, extender, scheduler, configValid));
+        if ("False".equals(ready.getStatus())) {
+            boolean stalled = !"True".equals(configValid.getStatus());
+            conditions.add(condition(
+                    stalled ? STALLED : RECONCILING, true, ready.getReason(), ready.getMessage(), generation));
+        }
+        return List.copyOf(conditions);
     }
 
     private static Condition readyWhenValid(Observation o, boolean extenderAvailable, boolean schedulerAvailable) {

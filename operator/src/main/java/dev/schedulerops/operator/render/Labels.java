@@ -20,6 +20,13 @@ public final class Labels {
     /** Pod-template annotation: hash of the rendered KubeSchedulerConfiguration, so a change rolls the pods. */
     public static final String CONFIG_HASH = "schedulerops.dev/config-hash";
 
+    /**
+     * Pod-template annotation: hash of the extender's placement rule (its label key). A new rule restarts the scheduler
+     * after the extender, so that pods the old rule rejected are retried at once instead of waiting in kube-scheduler's
+     * unschedulable queue.
+     */
+    public static final String EXTENDER_RULE_HASH = "schedulerops.dev/extender-rule-hash";
+
     public static final String PART_OF_VALUE = "schedulerops";
     public static final String MANAGED_BY_VALUE = "schedulerops-operator";
     public static final String COMPONENT_SCHEDULER = "scheduler";

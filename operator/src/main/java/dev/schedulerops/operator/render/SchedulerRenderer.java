@@ -56,7 +56,8 @@ final class SchedulerRenderer {
                 .withNewTemplate()
                 .withNewMetadata()
                 .withLabels(Labels.component(p.names().profile(), p.names().namespace(), Labels.COMPONENT_SCHEDULER))
-                .withAnnotations(Map.of(Labels.CONFIG_HASH, configHash))
+                .withAnnotations(
+                        Map.of(Labels.CONFIG_HASH, configHash, Labels.EXTENDER_RULE_HASH, Yaml.hash(p.labelKey())))
                 .endMetadata()
                 .withNewSpec()
                 // A secondary scheduler is placed by the default one, never by itself.

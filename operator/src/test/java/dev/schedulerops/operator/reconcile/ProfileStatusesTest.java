@@ -42,6 +42,7 @@ class ProfileStatusesTest {
         assertThat(status.getExtenderImage()).isEqualTo("ext:v1");
         assertThat(status.getSchedulerName()).isEqualTo("sched");
         assertThat(status.getLabelledNodes()).isEqualTo(3);
+        assertThat(status.getConditions()).extracting(Condition::getType).doesNotContain("Reconciling", "Stalled");
     }
 
     @Test
@@ -53,6 +54,10 @@ class ProfileStatusesTest {
         assertThat(condition(status, "ExtenderAvailable").getReason()).isEqualTo("NotFound");
         assertThat(condition(status, "SchedulerAvailable").getStatus()).isEqualTo("False");
         assertThat(status.getConfigHash()).isNull();
+        // kstatus (Flux) reads Reconciling, not Ready.
+        assertThat(condition(status, "Reconciling").getStatus()).isEqualTo("True");
+        assertThat(condition(status, "Reconciling").getReason()).isEqualTo("WaitingForExtender");
+        assertThat(status.getConditions()).extracting(Condition::getType).doesNotContain("Stalled");
     }
 
     @Test
@@ -106,6 +111,10 @@ class ProfileStatusesTest {
         assertThat(status.getObservedGeneration()).isEqualTo(8L);
         // What still runs is still reported as available.
         assertThat(condition(status, "ExtenderAvailable").getStatus()).isEqualTo("True");
+        // kstatus (Flux) reports a Stalled resource as failed.
+        assertThat(condition(status, "Stalled").getStatus()).isEqualTo("True");
+        assertThat(condition(status, "Stalled").getReason()).isEqualTo("InvalidConfig");
+        assertThat(status.getConditions()).extracting(Condition::getType).doesNotContain("Reconciling");
     }
 
     @Test

@@ -98,11 +98,17 @@ class ProfileRendererTest {
     }
 
     @Test
-    void aLabelKeyChangeChangesTheExtenderButNotTheSchedulerConfig() {
+    void aLabelKeyChangeRollsTheExtenderAndThenRestartsTheScheduler() {
         DesiredState before = render("labelKey: a");
         DesiredState after = render("labelKey: b");
         assertThat(after.extenderDeployment()).isNotEqualTo(before.extenderDeployment());
         assertThat(after.configHash()).isEqualTo(before.configHash());
+        assertThat(annotations(after.schedulerDeployment()).get(Labels.EXTENDER_RULE_HASH))
+                .isNotEqualTo(annotations(before.schedulerDeployment()).get(Labels.EXTENDER_RULE_HASH));
+    }
+
+    private static Map<String, String> annotations(Deployment deployment) {
+        return deployment.getSpec().getTemplate().getMetadata().getAnnotations();
     }
 
     @Test

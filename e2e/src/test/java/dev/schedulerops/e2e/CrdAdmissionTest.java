@@ -1,0 +1,177 @@
+package dev.schedulerops.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.schedulerops.e2e.support.Cluster;
+import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.E2eSettings;
+import dev.schedulerops.e2e.support.ExpectComment;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The generated CRD against the real API server: it installs, takes every sample, and rejects bad profiles. */
+@ExtendWith(ClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CrdAdmissionTest {
+    private static final String CRD_NAME = "schedulerprofiles.schedulerops.dev";
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ResourceDefinitionContext PROFILES = new ResourceDefinitionContext.Builder()
+            .withGroup("schedulerops.dev")
+            .withVersion("v1alpha1")
+            .withKind("SchedulerProfile")
+            .withPlural("schedulerprofiles")
+            .withNamespaced(true)
+            .build();
+
+    private Cluster cluster;
+    private String namespace;
+
+    @BeforeAll
+    void installCrd(Cluster cluster) throws IOException {
+        this.cluster = cluster;
+        Path crdFile = E2eSettings.repoRoot().resolve("crds/" + CRD_NAME + "-v1.yml");
+        CustomResourceDefinition crd = cluster.client()
+                .getKubernetesSerialization()
+                .unmarshal(Files.readString(crdFile), CustomResourceDefinition.class);
+        cluster.client()
+                .apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .resource(crd)
+                .fieldManager("schedulerops-e2e")
+                .forceConflicts()
+                .serverSideApply();
+        cluster.client()
+                .apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(CRD_NAME)
+                .waitUntilCondition(CrdAdmissionTest::isEstablished, 60, TimeUnit.SECONDS);
+        namespace = cluster.createNamespace("crd-admission").getMetadata().getName();
+    }
+
+    @Test
+    void crdIsEstablishedWithItsNames() {
+        CustomResourceDefinition crd = cluster.client()
+                .apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(CRD_NAME)
+                .get();
+
+        assertThat(isEstablished(crd)).isTrue();
+        assertThat(crd.getSpec().getScope()).isEqualTo("Namespaced");
+        assertThat(crd.getStatus().getAcceptedNames().getKind()).isEqualTo("SchedulerProfile");
+        assertThat(crd.getStatus().getAcceptedNames().getShortNames()).isNotEmpty();
+        assertThat(crd.getStatus().getAcceptedNames().getCategories()).isNotEmpty();
+    }
+
+    static Stream<Arguments> samples() throws IOException {
+        List<Arguments> documents = new ArrayList<>();
+        try (Stream<Path> files = Files.list(E2eSettings.repoRoot().resolve("samples"))) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                for (JsonNode document : documents(Files.readString(file))) {
+                    documents.add(Arguments.of(file.getFileName().toString(), document));
+                }
+            }
+        }
+        return documents.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("samples")
+    void everySampleIsAdmitted(String file, JsonNode sample) {
+        GenericKubernetesResource created = createDryRun(sample);
+
+        assertThat(created.getMetadata().getNamespace()).isEqualTo(namespace);
+        assertThat(created.getMetadata().getName())
+                .isEqualTo(sample.path("metadata").path("name").asText());
+        // Defaults from the schema come back, so the object went through the CRD's structural schema.
+        assertThat(spec(created)).containsKey("weight");
+        assertThat(spec(created).get("labelKey"))
+                .isEqualTo(sample.path("spec").path("labelKey").asText());
+    }
+
+    static List<ExpectComment> inadmissibleProfiles() {
+        return ExpectComment.allIn("inadmissible-profiles");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("inadmissibleProfiles")
+    void badProfileIsRejectedAtAdmissionWithItsMessage(ExpectComment testCase) throws IOException {
+        JsonNode profile = documents(testCase.yaml()).get(0);
+
+        KubernetesClientException rejection =
+                catchThrowableOfType(KubernetesClientException.class, () -> createDryRun(profile));
+
+        assertThat(rejection).as("admission of %s", testCase.name()).isNotNull();
+        assertThat(rejection.getCode()).isEqualTo(422);
+        assertThat(rejection.getStatus().getMessage()).contains(testCase.expectedMessage());
+    }
+
+    /** The validator-level catalogue only makes sense if the API server admits those profiles. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.schedulerops.e2e.SchedulerConfigAcceptanceTest#invalidProfiles")
+    void profilesLeftToTheOperatorsValidatorPassTheSchema(ExpectComment testCase) throws IOException {
+        JsonNode profile = documents(testCase.yaml()).get(0);
+
+        GenericKubernetesResource created = createDryRun(profile);
+
+        assertThat(created.getMetadata().getName())
+                .isEqualTo(profile.path("metadata").path("name").asText());
+    }
+
+    private GenericKubernetesResource createDryRun(JsonNode document) {
+        GenericKubernetesResource resource =
+                cluster.client().getKubernetesSerialization().convertValue(document, GenericKubernetesResource.class);
+        resource.getMetadata().setNamespace(namespace);
+        return cluster.client()
+                .genericKubernetesResources(PROFILES)
+                .inNamespace(namespace)
+                .resource(resource)
+                .dryRun()
+                .create();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static java.util.Map<String, Object> spec(GenericKubernetesResource resource) {
+        return (java.util.Map<String, Object>)
+                resource.getAdditionalProperties().get("spec");
+    }
+
+    private static List<JsonNode> documents(String yaml) throws IOException {
+        try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(yaml)) {
+            return it.readAll().stream().filter(d -> d != null && !d.isEmpty()).toList();
+        }
+    }
+
+    private static boolean isEstablished(CustomResourceDefinition crd) {
+        return crd != null
+                && crd.getStatus() != null
+                && crd.getStatus().getConditions() != null
+                && crd.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+}

@@ -1,0 +1,380 @@
+package dev.schedulerops.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schedulerops.e2e.support.ChildProcess;
+import dev.schedulerops.e2e.support.Cluster;
+import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.LoopbackPorts;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The extender jar against the real API server of {@code e2e/cluster}: Bind creates real Bindings (also under a
+ * ServiceAccount allowed only {@code pods/binding create}), failures come back in {@code Error}, the node cache
+ * follows label changes, and readiness waits for the cache to sync.
+ *
+ * <p>The test creates its own Node objects (no kubelet, tainted {@code NoSchedule}) so that no other test's pods
+ * land on them, and a label key of its own, so it never disturbs the shared nodes.
+ */
+@ExtendWith(ClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ExtenderOnClusterTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final List<String> nodes = new ArrayList<>();
+    private Cluster cluster;
+    private KubernetesClient client;
+    private String namespace;
+    private String labelKey;
+    private String nodeA;
+    private String nodeB;
+    private int port;
+    private Path jar;
+
+    @BeforeAll
+    void startExtender(Cluster cluster) {
+        this.cluster = cluster;
+        this.client = cluster.client();
+        jar = cluster.repoRoot().resolve("extender/target/schedulerops-extender.jar");
+        assumeTrue(Files.isRegularFile(jar), "needs " + jar + ": build it with ./mvnw -pl extender package");
+        namespace = cluster.createNamespace("extender-e2e").getMetadata().getName();
+        labelKey = "e2e.schedulerops.dev/" + namespace;
+        nodeA = createNode("a", "5");
+        nodeB = createNode("b", null);
+        port = LoopbackPorts.free();
+        startJar("extender", port, cluster.kubeconfig(), "--node-cache");
+        awaitTrue(() -> status(port, "/readyz") == 200, "the extender to become ready");
+    }
+
+    @AfterAll
+    void deleteNodes() {
+        for (String node : nodes) {
+            client.nodes().withName(node).delete();
+        }
+    }
+
+    @Test
+    void readinessWaitsForTheNodeCacheToSync() throws Exception {
+        Path unreachable = cluster.workDir("unreachable").resolve("kubeconfig.yaml");
+        Files.writeString(
+                unreachable,
+                kubeconfig("https://127.0.0.1:" + LoopbackPorts.free(), "no-token"));
+        int otherPort = LoopbackPorts.free();
+        ChildProcess blind = startJar("extender-unsynced", otherPort, unreachable, "--node-cache");
+        awaitTrue(() -> status(otherPort, "/healthz") == 200, "the unsynced extender to serve /healthz");
+
+        Instant until = Instant.now().plusSeconds(3);
+        while (Instant.now().isBefore(until)) {
+            assertThat(status(otherPort, "/readyz")).as("ready without a synced cache").isEqualTo(503);
+            Thread.sleep(250);
+        }
+        blind.stop(Duration.ofSeconds(10));
+
+        assertThat(status(port, "/readyz")).as("the extender with a reachable API server").isEqualTo(200);
+    }
+
+    @Test
+    void nodeCacheFollowsLabelChanges() {
+        String names = "{\"Pod\":{\"metadata\":{\"name\":\"probe\",\"namespace\":\"" + namespace
+                + "\"}},\"NodeNames\":[\"" + nodeA + "\",\"" + nodeB + "\"]}";
+
+        awaitTrue(() -> keptNames("/filter", names).equals(List.of(nodeA)), "filter to keep only " + nodeA);
+        JsonNode reply = post(port, "/filter", names);
+        assertThat(reply.at("/FailedAndUnresolvableNodes/" + nodeB).asText())
+                .isEqualTo("node(s) lack the label \"" + labelKey + "\" required by the SchedulerProfile extender");
+
+        label(nodeB, "9");
+        awaitTrue(() -> keptNames("/filter_onlyone", names).equals(List.of(nodeB)), "FilterOnlyOne to pick " + nodeB);
+        assertThat(post(port, "/prioritize", names).toString())
+                .isEqualTo("[{\"Host\":\"" + nodeA + "\",\"Score\":5},{\"Host\":\"" + nodeB + "\",\"Score\":10}]");
+
+        label(nodeA, null);
+        awaitTrue(() -> keptNames("/filter", names).equals(List.of(nodeB)), "filter to drop " + nodeA);
+
+        client.nodes().withName(nodeB).delete();
+        awaitTrue(
+                () -> post(port, "/filter", names)
+                        .at("/FailedAndUnresolvableNodes/" + nodeB)
+                        .asText()
+                        .contains("not yet known"),
+                "the cache to forget the deleted " + nodeB);
+    }
+
+    @Test
+    void bindCreatesARealBinding() {
+        Pod pod = createUnscheduledPod("bind-me");
+        String node = createNode("bind", "1");
+
+        JsonNode reply = post(port, "/bind", bindArgs(pod, node));
+
+        assertThat(reply.toString()).isEqualTo("{\"Error\":\"\"}");
+        assertThat(client.pods().inNamespace(namespace).withName("bind-me").get().getSpec().getNodeName())
+                .isEqualTo(node);
+    }
+
+    @Test
+    void bindFailuresAreReportedInError() {
+        Pod pod = createUnscheduledPod("wrong-uid");
+        String node = createNode("fail", "1");
+        String missingPod = "{\"PodName\":\"no-such-pod\",\"PodNamespace\":\"" + namespace
+                + "\",\"PodUID\":\"\",\"Node\":\"" + node + "\"}";
+        String wrongUid = bindArgs(pod, node).replace(pod.getMetadata().getUid(), "00000000-0000-0000-0000-000000000000");
+
+        String notFound = post(port, "/bind", missingPod).get("Error").asText();
+        String conflict = post(port, "/bind", wrongUid).get("Error").asText();
+
+        assertThat(notFound).contains("no-such-pod").contains("HTTP 404").contains("not found");
+        assertThat(conflict).contains("wrong-uid").contains("HTTP 409");
+        assertThat(client.pods().inNamespace(namespace).withName("wrong-uid").get().getSpec().getNodeName())
+                .as("a refused binding leaves the pod unbound")
+                .isNull();
+    }
+
+    @Test
+    void bindNeedsOnlyPodsBindingCreate() throws Exception {
+        client.serviceAccounts()
+                .inNamespace(namespace)
+                .resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
+                        .withNewMetadata()
+                        .withName("extender")
+                        .endMetadata()
+                        .build())
+                .create();
+        client.rbac()
+                .roles()
+                .inNamespace(namespace)
+                .resource(new RoleBuilder()
+                        .withNewMetadata()
+                        .withName("extender-bind")
+                        .endMetadata()
+                        .withRules(new PolicyRuleBuilder()
+                                .withApiGroups("")
+                                .withResources("pods/binding")
+                                .withVerbs("create")
+                                .build())
+                        .build())
+                .create();
+        client.rbac()
+                .roleBindings()
+                .inNamespace(namespace)
+                .resource(new RoleBindingBuilder()
+                        .withNewMetadata()
+                        .withName("extender-bind")
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "Role", "extender-bind")
+                        .addNewSubject()
+                        .withKind("ServiceAccount")
+                        .withName("extender")
+                        .withNamespace(namespace)
+                        .endSubject()
+                        .build())
+                .create();
+        String token = client.serviceAccounts()
+                .inNamespace(namespace)
+                .withName("extender")
+                .tokenRequest(new TokenRequestBuilder()
+                        .withNewSpec()
+                        .withExpirationSeconds(600L)
+                        .endSpec()
+                        .build())
+                .getStatus()
+                .getToken();
+        Path kubeconfig = cluster.workDir("service-account").resolve("kubeconfig.yaml");
+        Files.writeString(kubeconfig, kubeconfig(client.getMasterUrl().toString(), token));
+        int restrictedPort = LoopbackPorts.free();
+        startJar("extender-restricted", restrictedPort, kubeconfig);
+        awaitTrue(() -> status(restrictedPort, "/readyz") == 200, "the restricted extender to become ready");
+        Pod pod = createUnscheduledPod("bind-as-sa");
+        String node = createNode("sa", "1");
+
+        JsonNode reply = post(restrictedPort, "/bind", bindArgs(pod, node));
+
+        assertThat(reply.toString()).isEqualTo("{\"Error\":\"\"}");
+        assertThat(client.pods().inNamespace(namespace).withName("bind-as-sa").get().getSpec().getNodeName())
+                .isEqualTo(node);
+    }
+
+    private ChildProcess startJar(String name, int listenPort, Path kubeconfig, String... extraArgs) {
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-jar",
+                jar.toString(),
+                "--label-key=" + labelKey,
+                "--bind-address=127.0.0.1",
+                "--port=" + listenPort,
+                "--shutdown-grace=1"));
+        command.addAll(List.of(extraArgs));
+        return cluster.startProcess(name, command, Map.of("KUBECONFIG", kubeconfig.toString()));
+    }
+
+    private String createNode(String suffix, String labelValue) {
+        String name = namespace + "-" + suffix;
+        NodeBuilder node = new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels(Cluster.E2E_LABEL, "true")
+                .endMetadata()
+                .withNewSpec()
+                .addNewTaint()
+                .withKey("schedulerops.dev/e2e-extender")
+                .withEffect("NoSchedule")
+                .endTaint()
+                .endSpec();
+        if (labelValue != null) {
+            node.editMetadata().addToLabels(labelKey, labelValue).endMetadata();
+        }
+        client.nodes().resource(node.build()).create();
+        nodes.add(name);
+        return name;
+    }
+
+    private void label(String node, String value) {
+        client.nodes().withName(node).edit(n -> {
+            if (value == null) {
+                n.getMetadata().getLabels().remove(labelKey);
+            } else {
+                n.getMetadata().getLabels().put(labelKey, value);
+            }
+            return n;
+        });
+    }
+
+    private Pod createUnscheduledPod(String name) {
+        return client.pods()
+                .inNamespace(namespace)
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withSchedulerName("schedulerops-e2e-nobody")
+                        .addNewContainer()
+                        .withName("app")
+                        .withImage("registry.example/app:1")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
+    }
+
+    private String bindArgs(Pod pod, String node) {
+        return "{\"PodName\":\"" + pod.getMetadata().getName() + "\",\"PodNamespace\":\"" + namespace
+                + "\",\"PodUID\":\"" + pod.getMetadata().getUid() + "\",\"Node\":\"" + node + "\"}";
+    }
+
+    private static String kubeconfig(String server, String token) {
+        return """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: e2e
+                  cluster:
+                    server: %s
+                    insecure-skip-tls-verify: true
+                users:
+                - name: e2e
+                  user:
+                    token: %s
+                contexts:
+                - name: e2e
+                  context:
+                    cluster: e2e
+                    user: e2e
+                current-context: e2e
+                """
+                .formatted(server, token);
+    }
+
+    private List<String> keptNames(String path, String body) {
+        List<String> kept = new ArrayList<>();
+        post(port, path, body).path("NodeNames").forEach(n -> kept.add(n.asText()));
+        return kept;
+    }
+
+    private JsonNode post(int listenPort, String path, String body) {
+        try {
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + listenPort + path))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            return JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new AssertionError("POST " + path + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private int status(int listenPort, String path) {
+        try {
+            return http.send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + listenPort + path))
+                                    .timeout(Duration.ofSeconds(5))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    private static void awaitTrue(Supplier<Boolean> condition, String what) {
+        Instant deadline = Instant.now().plus(WAIT);
+        AssertionError last = null;
+        while (Instant.now().isBefore(deadline)) {
+            try {
+                if (condition.get()) {
+                    return;
+                }
+            } catch (AssertionError e) {
+                last = e;
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        throw new AssertionError("timed out after " + WAIT + " waiting for " + what, last);
+    }
+}

@@ -1,0 +1,480 @@
+package dev.schedulerops.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.schedulerops.e2e.support.ChildProcess;
+import dev.schedulerops.e2e.support.Cluster;
+import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.KubeSchedulerProcess;
+import dev.schedulerops.e2e.support.LoopbackPorts;
+import dev.schedulerops.operator.api.ProfileYaml;
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.render.Names;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The label-priority experiment, end to end: the operator (its jar, as a user runs it) renders a SchedulerProfile;
+ * the real kube-scheduler binary runs with the configuration from the ConfigMap the operator wrote, only its
+ * extender URL pointed at the real extender jar running locally (KWOK runs no containers); pods land where the
+ * labels say. Each step prints a line of narrative, which `./demo` shows.
+ */
+@ExtendWith(ClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class LabelPriorityExperimentTest {
+    static final String LABEL = "priority.lixueduan.com";
+    static final List<String> NODES = List.of("node-1", "node-2", "node-3");
+    static final Duration BIND_TIMEOUT = Duration.ofSeconds(90);
+    private static final YAMLMapper YAML = new YAMLMapper();
+
+    private Cluster cluster;
+    private KubernetesClient client;
+    private String namespace;
+    private ChildProcess operator;
+    private ChildProcess extender;
+    private int extenderPort;
+    private int podCounter;
+
+    static void say(String line) {
+        System.out.println("[experiment] " + line);
+        System.out.flush();
+    }
+
+    @BeforeAll
+    void startOperatorAndExtender(Cluster cluster) throws Exception {
+        this.cluster = cluster;
+        this.client = cluster.client();
+        for (String node : NODES) {
+            ensureKwokNode(node);
+        }
+        // Only the experiment's nodes may carry the label, and none does at the start.
+        client.nodes().list().getItems().forEach(n -> setLabel(n.getMetadata().getName(), null));
+        namespace = cluster.createNamespace("experiment").getMetadata().getName();
+        installCrd();
+
+        Path repo = cluster.repoRoot();
+        say("KWOK nodes " + NODES + " are Ready; none carries " + LABEL + ".");
+        operator = cluster.startProcess(
+                "operator",
+                List.of(
+                        java(),
+                        "-jar",
+                        repo.resolve("operator/target/schedulerops-operator.jar")
+                                .toString(),
+                        "run",
+                        "--no-leader-election",
+                        "--watch-namespaces=" + namespace,
+                        "--http-bind-address=127.0.0.1",
+                        "--http-port=" + LoopbackPorts.free()),
+                Map.of("KUBECONFIG", cluster.kubeconfig().toString()));
+        say("Started the operator: java -jar operator/target/schedulerops-operator.jar run (watching " + namespace
+                + ").");
+
+        extenderPort = LoopbackPorts.free();
+        extender = startExtender();
+        say("Started the extender: java -jar extender/target/schedulerops-extender.jar --label-key " + LABEL
+                + " --node-cache, on 127.0.0.1:" + extenderPort + ".");
+    }
+
+    @AfterAll
+    void cleanUp() {
+        if (client != null) {
+            NODES.forEach(n -> setLabel(n, null));
+        }
+    }
+
+    @Test
+    @Order(1)
+    void filterOnlyOneFollowsTheHighestLabel() throws Exception {
+        KubeSchedulerProcess scheduler =
+                deployProfileAndStartScheduler("label-priority-only-one", "verbs: [FilterOnlyOne, Prioritize]\n");
+
+        Pod waiting = createPod("label-priority-only-one");
+        Event failed = awaitEvent(waiting, "FailedScheduling");
+        say("Step 3: no node has the label, so pod " + name(waiting) + " stays Pending: \"" + failed.getMessage()
+                + "\"");
+        assertThat(failed.getMessage()).contains(LABEL);
+        assertThat(pod(waiting).getSpec().getNodeName()).isNull();
+
+        setLabel("node-1", "10");
+        awaitExtenderChooses("node-1");
+        // The scheduler may have retried the pod in the moment before the extender's node cache saw the label;
+        // an extender-rejected pod is retried on its next cluster event (or within 5 minutes). Any update to the
+        // pod is such an event.
+        client.pods().inNamespace(namespace).withName(name(waiting)).edit(p -> {
+            p.getMetadata().setAnnotations(Map.of("experiment/retry", "after-labelling-node-1"));
+            return p;
+        });
+        assertThat(awaitBound(waiting)).isEqualTo("node-1");
+        say("Step 4: labelled node-1=10 -> the pending pod " + name(waiting) + " was bound to node-1.");
+
+        setLabel("node-2", "20");
+        awaitExtenderChooses("node-2");
+        String second = awaitBound(createPod("label-priority-only-one"));
+        say("Step 5: labelled node-2=20 -> a new pod went to " + second + " (the only node FilterOnlyOne keeps).");
+        assertThat(second).isEqualTo("node-2");
+
+        setLabel("node-1", "30");
+        awaitExtenderChooses("node-1");
+        String third = awaitBound(createPod("label-priority-only-one"));
+        say("Step 6: relabelled node-1=30 -> a new pod went to " + third + ".");
+        assertThat(third).isEqualTo("node-1");
+        scheduler.close();
+    }
+
+    @Test
+    @Order(2)
+    void filterAndPrioritizeWithAWeightThatLetsTheLabelDecide() throws Exception {
+        setLabel("node-1", "30");
+        setLabel("node-2", "20");
+        awaitExtenderChooses("node-1");
+        KubeSchedulerProcess scheduler =
+                deployProfileAndStartScheduler("label-priority", "verbs: [Filter, Prioritize]\nweight: 20\n");
+        String first = awaitBound(createPod("label-priority"));
+        say("Step 7a: Filter + Prioritize (weight 20), node-1=30, node-2=20, node-3 unlabelled -> pod went to " + first
+                + ".");
+        assertThat(first).isEqualTo("node-1");
+
+        setLabel("node-2", "50");
+        awaitExtenderChooses("node-2");
+        String second = awaitBound(createPod("label-priority"));
+        say("Step 7a: relabelled node-2=50 -> a new pod went to " + second + ".");
+        assertThat(second).isEqualTo("node-2");
+        scheduler.close();
+    }
+
+    @Test
+    @Order(3)
+    void theExtenderCanBindPods() throws Exception {
+        setLabel("node-1", "30");
+        setLabel("node-2", "20");
+        double bindsBefore = extenderMetric("schedulerops_extender_requests_total", "verb=\"bind\"");
+        KubeSchedulerProcess scheduler = deployProfileAndStartScheduler(
+                "label-priority-bind", "verbs: [Filter, Prioritize, Bind]\nweight: 20\n");
+        String node = awaitBound(createPod("label-priority-bind"));
+        double bindsAfter = extenderMetric("schedulerops_extender_requests_total", "verb=\"bind\"");
+        say("Step 7b: with Bind the extender created the Binding itself (bind calls " + (long) bindsBefore + " -> "
+                + (long) bindsAfter + "); the pod is on " + node + ".");
+        assertThat(node).isEqualTo("node-1");
+        assertThat(bindsAfter).isGreaterThan(bindsBefore);
+        scheduler.close();
+    }
+
+    @Test
+    @Order(4)
+    void whenTheExtenderIsDownIgnorableDecides() throws Exception {
+        setLabel("node-1", "30");
+        KubeSchedulerProcess strict = deployProfileAndStartScheduler(
+                "label-priority-strict", "verbs: [Filter, Prioritize]\nextender:\n  ignorable: false\n");
+        KubeSchedulerProcess lenient = deployProfileAndStartScheduler(
+                "label-priority-lenient", "verbs: [Filter, Prioritize]\nextender:\n  ignorable: true\n");
+        extender.stop(Duration.ofSeconds(10));
+        say("Step 7c: stopped the extender.");
+
+        Pod stuck = createPod("label-priority-strict");
+        Event failed = awaitEvent(stuck, "FailedScheduling");
+        say("Step 7c: ignorable: false -> pod " + name(stuck) + " stays Pending: \"" + failed.getMessage() + "\"");
+        assertThat(failed.getMessage()).contains("127.0.0.1:" + extenderPort + "/filter");
+        assertThat(pod(stuck).getSpec().getNodeName()).isNull();
+
+        String node = awaitBound(createPod("label-priority-lenient"));
+        say("Step 7c: ignorable: true -> a pod was scheduled without the extender, on " + node + ".");
+        assertThat(node)
+                .isIn(client.nodes().list().getItems().stream()
+                        .map(n -> n.getMetadata().getName())
+                        .toList());
+
+        extender = startExtender();
+        assertThat(awaitBound(stuck)).isEqualTo("node-1");
+        say("Step 7c: restarted the extender -> the pending pod " + name(stuck) + " went to node-1.");
+        strict.close();
+        lenient.close();
+    }
+
+    /** Applies a profile, waits for the operator to write its ConfigMap, runs kube-scheduler with that config. */
+    private KubeSchedulerProcess deployProfileAndStartScheduler(String profileName, String specTail)
+            throws IOException {
+        SchedulerProfile profile = ProfileYaml.readOne("apiVersion: schedulerops.dev/v1alpha1\n"
+                + "kind: SchedulerProfile\nmetadata:\n  name: " + profileName + "\n  namespace: " + namespace
+                + "\nspec:\n  labelKey: " + LABEL + "\n" + specTail.indent(2));
+        client.resource(profile).serverSideApply();
+        Names names = new Names(profileName, namespace);
+        ConfigMap configMap = client.configMaps()
+                .inNamespace(namespace)
+                .withName(names.schedulerConfig())
+                .waitUntilCondition(cm -> cm != null, 120, TimeUnit.SECONDS);
+        ObjectNode config = (ObjectNode) YAML.readTree(configMap.getData().get(Names.CONFIG_FILE));
+        String rendered = config.at("/extenders/0/urlPrefix").asText();
+        ((ObjectNode) config.at("/extenders/0")).put("urlPrefix", "http://127.0.0.1:" + extenderPort);
+        say("Applied SchedulerProfile " + profileName + " (" + specTail.strip().replace("\n", ", ")
+                + "); the operator rolled out the extender Deployment, then wrote ConfigMap "
+                + names.schedulerConfig() + " (extender " + rendered + ").");
+        KubeSchedulerProcess scheduler = cluster.startKubeScheduler(
+                        "kube-scheduler-" + profileName, YAML.writeValueAsString(config))
+                .awaitReady(Duration.ofSeconds(60));
+        say("Started the real kube-scheduler with that configuration, extender URL pointed at 127.0.0.1:" + extenderPort
+                + ".");
+        return scheduler;
+    }
+
+    private ChildProcess startExtender() throws Exception {
+        ChildProcess process = cluster.startProcess(
+                "extender",
+                List.of(
+                        java(),
+                        "-jar",
+                        cluster.repoRoot()
+                                .resolve("extender/target/schedulerops-extender.jar")
+                                .toString(),
+                        "--label-key=" + LABEL,
+                        "--bind-address=127.0.0.1",
+                        "--port=" + extenderPort,
+                        "--node-cache"),
+                Map.of("KUBECONFIG", cluster.kubeconfig().toString()));
+        awaitTrue(
+                () -> httpStatus("/readyz") == 200, Duration.ofSeconds(60), () -> "extender ready\n" + process.tail());
+        return process;
+    }
+
+    /**
+     * Waits until the extender's own node cache reflects the labels, by asking it what kube-scheduler would:
+     * which single node FilterOnlyOne keeps.
+     */
+    private void awaitExtenderChooses(String expectedNode) {
+        String request = "{\"Pod\":{\"metadata\":{\"name\":\"probe\",\"namespace\":\"" + namespace
+                + "\"}},\"NodeNames\":[\"node-1\",\"node-2\",\"node-3\"]}";
+        awaitTrue(
+                () -> post("/filter_onlyone", request).contains("\"NodeNames\":[\"" + expectedNode + "\"]"),
+                Duration.ofSeconds(30),
+                () -> "the extender to choose " + expectedNode + ": " + post("/filter_onlyone", request));
+    }
+
+    private String post(String path, String json) {
+        try {
+            return HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + extenderPort + path))
+                                    .header("Content-Type", "application/json")
+                                    .POST(HttpRequest.BodyPublishers.ofString(json))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+        } catch (IOException e) {
+            return e.toString();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e.toString();
+        }
+    }
+
+    private Pod createPod(String schedulerName) {
+        Pod pod = new PodBuilder()
+                .withNewMetadata()
+                .withName(schedulerName + "-pod-" + (++podCounter))
+                .withNamespace(namespace)
+                .endMetadata()
+                .withNewSpec()
+                .withSchedulerName(schedulerName)
+                .addNewToleration()
+                .withKey("kwok.x-k8s.io/node")
+                .withOperator("Exists")
+                .withEffect("NoSchedule")
+                .endToleration()
+                .addNewContainer()
+                .withName("app")
+                .withImage("registry.k8s.io/pause:3.10")
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("10m"))
+                .endResources()
+                .withNewSecurityContext()
+                .withAllowPrivilegeEscalation(false)
+                .endSecurityContext()
+                .endContainer()
+                .endSpec()
+                .build();
+        return client.resource(pod).create();
+    }
+
+    private String awaitBound(Pod pod) {
+        Pod bound = client.pods()
+                .inNamespace(namespace)
+                .withName(name(pod))
+                .waitUntilCondition(
+                        p -> p != null && p.getSpec().getNodeName() != null,
+                        BIND_TIMEOUT.toSeconds(),
+                        TimeUnit.SECONDS);
+        return bound.getSpec().getNodeName();
+    }
+
+    private Event awaitEvent(Pod pod, String reason) {
+        Instant deadline = Instant.now().plus(BIND_TIMEOUT);
+        while (Instant.now().isBefore(deadline)) {
+            Optional<Event> event = client.v1().events().inNamespace(namespace).list().getItems().stream()
+                    .filter(e -> name(pod).equals(e.getInvolvedObject().getName()))
+                    .filter(e -> reason.equals(e.getReason()))
+                    .findFirst();
+            if (event.isPresent()) {
+                return event.get();
+            }
+            sleep(500);
+        }
+        throw new AssertionError("no " + reason + " event for pod " + name(pod) + " within " + BIND_TIMEOUT);
+    }
+
+    private Pod pod(Pod pod) {
+        return client.pods().inNamespace(namespace).withName(name(pod)).get();
+    }
+
+    private static String name(Pod pod) {
+        return pod.getMetadata().getName();
+    }
+
+    private void setLabel(String node, String value) {
+        client.nodes().withName(node).edit(n -> {
+            if (value == null) {
+                if (n.getMetadata().getLabels() != null) {
+                    n.getMetadata().getLabels().remove(LABEL);
+                }
+            } else {
+                n.getMetadata().getLabels().put(LABEL, value);
+            }
+            return n;
+        });
+    }
+
+    private void ensureKwokNode(String name) {
+        if (client.nodes().withName(name).get() != null) {
+            return;
+        }
+        Map<String, Quantity> capacity =
+                Map.of("cpu", new Quantity("32"), "memory", new Quantity("256Gi"), "pods", new Quantity("110"));
+        client.resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .addToAnnotations("kwok.x-k8s.io/node", "fake")
+                        .addToAnnotations("node.alpha.kubernetes.io/ttl", "0")
+                        .addToLabels("kubernetes.io/hostname", name)
+                        .addToLabels("kubernetes.io/os", "linux")
+                        .addToLabels("type", "kwok")
+                        .endMetadata()
+                        .withNewStatus()
+                        .withCapacity(capacity)
+                        .withAllocatable(capacity)
+                        .endStatus()
+                        .build())
+                .create();
+        client.nodes().withName(name).waitUntilCondition(LabelPriorityExperimentTest::isReady, 60, TimeUnit.SECONDS);
+    }
+
+    private static boolean isReady(Node node) {
+        return node != null
+                && node.getStatus() != null
+                && node.getStatus().getConditions() != null
+                && node.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    private void installCrd() throws IOException {
+        try (var in = java.nio.file.Files.newInputStream(
+                cluster.repoRoot().resolve("crds/schedulerprofiles.schedulerops.dev-v1.yml"))) {
+            client.load(in).forceConflicts().serverSideApply();
+        }
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName("schedulerprofiles.schedulerops.dev")
+                .waitUntilCondition(
+                        crd -> crd != null
+                                && crd.getStatus() != null
+                                && crd.getStatus().getConditions().stream()
+                                        .anyMatch(
+                                                c -> "Established".equals(c.getType()) && "True".equals(c.getStatus())),
+                        60,
+                        TimeUnit.SECONDS);
+    }
+
+    private int httpStatus(String path) {
+        try {
+            return HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + extenderPort + path))
+                                    .timeout(Duration.ofSeconds(2))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    /** Sum of a Prometheus counter's samples whose labels contain {@code labelFilter}. */
+    private double extenderMetric(String name, String labelFilter) throws Exception {
+        String body = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + extenderPort + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        return body.lines()
+                .filter(l -> l.startsWith(name + "{") && l.contains(labelFilter))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
+    }
+
+    private static void awaitTrue(Supplier<Boolean> condition, Duration timeout, Supplier<String> what) {
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            if (condition.get()) {
+                return;
+            }
+            sleep(200);
+        }
+        throw new AssertionError("timed out waiting for " + what.get());
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}

@@ -1,0 +1,72 @@
+package dev.schedulerops.extender;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schedulerops.extender.ExtenderVerbs.Outcome;
+import dev.schedulerops.extender.nodecache.StaticNodeCache;
+import dev.schedulerops.extender.protocol.RequestDecoder;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class ExtenderVerbsTest {
+    private static final String KEY = "priority.lixueduan.com";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final RequestDecoder decoder = new RequestDecoder(KEY);
+    private final StaticNodeCache cache = new StaticNodeCache();
+    private final ExtenderVerbs verbs = new ExtenderVerbs(KEY, cache, args -> "");
+
+    private Outcome filter(String json, boolean onlyOne) throws Exception {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        return verbs.filter(decoder.decodeArgs(body, body.length), onlyOne);
+    }
+
+    private static JsonNode tree(Outcome outcome) throws Exception {
+        return JSON.readTree(outcome.reply().toByteArray());
+    }
+
+    @Test
+    void escapedNodeNamesAreCopiedAsWrittenAndReadBackAsTheSameName() throws Exception {
+        String json = "{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"n\\u0031\"}},"
+                + "{\"metadata\":{\"name\":\"n\\\"2\",\"labels\":{\"" + KEY + "\":\"1\"}}}]}}";
+
+        Outcome outcome = filter(json, false);
+
+        assertThat(outcome.reply().toString()).contains("\"n\\u0031\":\"node(s) lack the label");
+        JsonNode reply = tree(outcome);
+        assertThat(reply.at("/FailedAndUnresolvableNodes").has("n1")).isTrue();
+        assertThat(reply.at("/Nodes/items/0/metadata/name").asText()).isEqualTo("n\"2");
+    }
+
+    @Test
+    void anEmptyLabelValueStillCarriesTheLabel() throws Exception {
+        String json = "{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"a\",\"labels\":{\"" + KEY
+                + "\":\"\"}}}]}}";
+
+        assertThat(tree(filter(json, false)).at("/Nodes/items").size()).isEqualTo(1);
+    }
+
+    @Test
+    void filterOnlyOneWithASingleCandidateKeepsItAndCountsNodes() throws Exception {
+        cache.put("a", "x").put("b", null);
+
+        Outcome outcome = filter("{\"Pod\":{},\"NodeNames\":[\"a\",\"b\"]}", true);
+
+        assertThat(tree(outcome).get("NodeNames").toString()).isEqualTo("[\"a\"]");
+        assertThat(outcome.nodesIn()).isEqualTo(2);
+        assertThat(outcome.nodesOut()).isEqualTo(1);
+    }
+
+    @Test
+    void namesOnlyModeUsesTheCacheAtTheTimeOfTheRequest() throws Exception {
+        String json = "{\"Pod\":{},\"NodeNames\":[\"a\"]}";
+        cache.put("a", null);
+        assertThat(tree(filter(json, false)).get("NodeNames").size()).isZero();
+
+        cache.put("a", "3");
+
+        assertThat(tree(filter(json, false)).get("NodeNames").toString()).isEqualTo("[\"a\"]");
+    }
+}
