@@ -87,21 +87,23 @@ class ExtenderOnClusterTest {
     @Test
     void readinessWaitsForTheNodeCacheToSync() throws Exception {
         Path unreachable = cluster.workDir("unreachable").resolve("kubeconfig.yaml");
-        Files.writeString(
-                unreachable,
-                kubeconfig("https://127.0.0.1:" + LoopbackPorts.free(), "no-token"));
+        Files.writeString(unreachable, kubeconfig("https://127.0.0.1:" + LoopbackPorts.free(), "no-token"));
         int otherPort = LoopbackPorts.free();
         ChildProcess blind = startJar("extender-unsynced", otherPort, unreachable, "--node-cache");
         awaitTrue(() -> status(otherPort, "/healthz") == 200, "the unsynced extender to serve /healthz");
 
         Instant until = Instant.now().plusSeconds(3);
         while (Instant.now().isBefore(until)) {
-            assertThat(status(otherPort, "/readyz")).as("ready without a synced cache").isEqualTo(503);
+            assertThat(status(otherPort, "/readyz"))
+                    .as("ready without a synced cache")
+                    .isEqualTo(503);
             Thread.sleep(250);
         }
         blind.stop(Duration.ofSeconds(10));
 
-        assertThat(status(port, "/readyz")).as("the extender with a reachable API server").isEqualTo(200);
+        assertThat(status(port, "/readyz"))
+                .as("the extender with a reachable API server")
+                .isEqualTo(200);
     }
 
     @Test
@@ -139,7 +141,12 @@ class ExtenderOnClusterTest {
         JsonNode reply = post(port, "/bind", bindArgs(pod, node));
 
         assertThat(reply.toString()).isEqualTo("{\"Error\":\"\"}");
-        assertThat(client.pods().inNamespace(namespace).withName("bind-me").get().getSpec().getNodeName())
+        assertThat(client.pods()
+                        .inNamespace(namespace)
+                        .withName("bind-me")
+                        .get()
+                        .getSpec()
+                        .getNodeName())
                 .isEqualTo(node);
     }
 
@@ -149,14 +156,20 @@ class ExtenderOnClusterTest {
         String node = createNode("fail", "1");
         String missingPod = "{\"PodName\":\"no-such-pod\",\"PodNamespace\":\"" + namespace
                 + "\",\"PodUID\":\"\",\"Node\":\"" + node + "\"}";
-        String wrongUid = bindArgs(pod, node).replace(pod.getMetadata().getUid(), "00000000-0000-0000-0000-000000000000");
+        String wrongUid =
+                bindArgs(pod, node).replace(pod.getMetadata().getUid(), "00000000-0000-0000-0000-000000000000");
 
         String notFound = post(port, "/bind", missingPod).get("Error").asText();
         String conflict = post(port, "/bind", wrongUid).get("Error").asText();
 
         assertThat(notFound).contains("no-such-pod").contains("HTTP 404").contains("not found");
         assertThat(conflict).contains("wrong-uid").contains("HTTP 409");
-        assertThat(client.pods().inNamespace(namespace).withName("wrong-uid").get().getSpec().getNodeName())
+        assertThat(client.pods()
+                        .inNamespace(namespace)
+                        .withName("wrong-uid")
+                        .get()
+                        .getSpec()
+                        .getNodeName())
                 .as("a refused binding leaves the pod unbound")
                 .isNull();
     }
@@ -221,7 +234,12 @@ class ExtenderOnClusterTest {
         JsonNode reply = post(restrictedPort, "/bind", bindArgs(pod, node));
 
         assertThat(reply.toString()).isEqualTo("{\"Error\":\"\"}");
-        assertThat(client.pods().inNamespace(namespace).withName("bind-as-sa").get().getSpec().getNodeName())
+        assertThat(client.pods()
+                        .inNamespace(namespace)
+                        .withName("bind-as-sa")
+                        .get()
+                        .getSpec()
+                        .getNodeName())
                 .isEqualTo(node);
     }
 

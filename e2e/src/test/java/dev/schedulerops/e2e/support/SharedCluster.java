@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 /** The one cluster of a test run: started through {@code e2e/cluster up} when absent, reused when present. */
 final class SharedCluster {
     private static final Logger LOG = LoggerFactory.getLogger(SharedCluster.class);
-    private static final String STOP_AFTER_RUN = "schedulerops.cluster.stopAfterRun";
+    private static final String STOP_AFTER_RUN = "schedulerops.e2e.stopClusterAfterRun";
     private static SharedCluster instance;
 
     final KubernetesBinaries binaries;
