@@ -2,6 +2,7 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.render.Labels;
 import dev.schedulerops.operator.runtime.OperatorConfig;
@@ -39,19 +40,20 @@ import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The operator, run in-process with cluster-admin credentials, against the real control plane of e2e/cluster. One
  * profile goes through its life in order: ordered creation, updates, drift, refusal, deletion. The namespaces enforce
  * the restricted Pod Security level, so every pod the operator's Deployments create has passed real admission.
  */
+@ExtendWith(ClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OperatorLifecycleTest {
@@ -65,12 +67,12 @@ class OperatorLifecycleTest {
 
     @BeforeAll
     void startOperator() throws IOException {
-        client = Cluster.adminClient();
-        Cluster.installCrd(client);
-        String suffix = Cluster.suffix();
-        namespace = Cluster.createRestrictedNamespace(client, "op-e2e-" + suffix);
-        otherNamespace = Cluster.createRestrictedNamespace(client, "op-e2e-" + suffix + "-b");
-        operator = OperatorRuntime.start(Cluster.operatorConfig(Map.of(), namespace, otherNamespace), client);
+        client = OperatorTests.adminClient();
+        OperatorTests.installCrd(client);
+        String suffix = OperatorTests.suffix();
+        namespace = OperatorTests.createRestrictedNamespace(client, "op-e2e-" + suffix);
+        otherNamespace = OperatorTests.createRestrictedNamespace(client, "op-e2e-" + suffix + "-b");
+        operator = OperatorRuntime.start(OperatorTests.operatorConfig(Map.of(), namespace, otherNamespace), client);
     }
 
     @AfterAll
@@ -89,7 +91,7 @@ class OperatorLifecycleTest {
     @Test
     @Order(1)
     void theSchedulerIsConfiguredOnlyOnceTheExtenderIsAvailable() {
-        client.resource(Cluster.profile(
+        client.resource(OperatorTests.profile(
                         namespace,
                         PROFILE,
                         """
@@ -102,18 +104,19 @@ class OperatorLifecycleTest {
                                 .formatted(BLOCKING_CPU)))
                 .create();
 
-        Cluster.await(Duration.ofSeconds(60), "the extender Deployment is created", () -> deployment("extender")
+        OperatorTests.await(Duration.ofSeconds(60), "the extender Deployment is created", () -> deployment("extender")
                 .isPresent());
-        Cluster.holdsFor(
+        OperatorTests.holdsFor(
                 Duration.ofSeconds(10),
                 "no scheduler ConfigMap or Deployment while the extender is not Available",
                 () -> deployment("scheduler").isEmpty() && configMap().isEmpty());
-        Cluster.await(Duration.ofSeconds(30), "Ready=False WaitingForExtender", () -> readyReason()
+        OperatorTests.await(Duration.ofSeconds(30), "Ready=False WaitingForExtender", () -> readyReason()
                 .equals(Optional.of("WaitingForExtender")));
 
         patch(PROFILE, "{\"spec\":{\"extender\":{\"resources\":null}}}");
 
-        Cluster.await(Duration.ofSeconds(90), "the profile becomes Ready", () -> Cluster.isCurrent(profile()));
+        OperatorTests.await(
+                Duration.ofSeconds(90), "the profile becomes Ready", () -> OperatorTests.isCurrent(profile()));
         assertThat(deployment("scheduler")).isPresent();
         assertThat(configMap()).isPresent();
         SchedulerProfile ready = profile();
@@ -122,14 +125,14 @@ class OperatorLifecycleTest {
                 .isNotBlank()
                 .isEqualTo(configHashOnPodTemplate(deployment("scheduler").orElseThrow()));
         assertThat(ready.getStatus().getSchedulerName()).isEqualTo(PROFILE);
-        assertThat(Cluster.reasons(client, namespace, PROFILE))
+        assertThat(OperatorTests.reasons(client, namespace, PROFILE))
                 .contains("Created", "ExtenderAvailable", "SchedulerAvailable", "Ready");
     }
 
     @Test
     @Order(2)
     void everyGeneratedPodIsAdmittedUnderRestrictedPodSecurity() {
-        Cluster.await(
+        OperatorTests.await(
                 Duration.ofSeconds(60),
                 "the extender's 2 pods and the scheduler's pod run",
                 () ->
@@ -178,9 +181,10 @@ class OperatorLifecycleTest {
 
         patch(PROFILE, "{\"spec\":{\"plugins\":{\"score\":{\"disabled\":[{\"name\":\"ImageLocality\"}]}}}}");
 
-        Cluster.await(Duration.ofSeconds(60), "the scheduler runs the new config", () -> {
+        OperatorTests.await(Duration.ofSeconds(60), "the scheduler runs the new config", () -> {
             SchedulerProfile p = profile();
-            return Cluster.isCurrent(p) && !hashBefore.equals(p.getStatus().getConfigHash());
+            return OperatorTests.isCurrent(p)
+                    && !hashBefore.equals(p.getStatus().getConfigHash());
         });
         String hashAfter = profile().getStatus().getConfigHash();
         assertThat(configHashOnPodTemplate(deployment("scheduler").orElseThrow()))
@@ -190,7 +194,7 @@ class OperatorLifecycleTest {
         assertThat(deployment("extender").orElseThrow().getMetadata().getGeneration())
                 .as("the extender is left alone")
                 .isEqualTo(extenderBefore.getMetadata().getGeneration());
-        assertThat(Cluster.reasons(client, namespace, PROFILE)).contains("SchedulerRolloutStarted");
+        assertThat(OperatorTests.reasons(client, namespace, PROFILE)).contains("SchedulerRolloutStarted");
     }
 
     @Test
@@ -211,11 +215,11 @@ class OperatorLifecycleTest {
                  "extender":{"resources":{"requests":{"cpu":"%s"}}}}}"""
                         .formatted(BLOCKING_CPU));
 
-        Cluster.await(
+        OperatorTests.await(
                 Duration.ofSeconds(30),
                 "the extender rollout starts",
                 () -> deployment("extender").orElseThrow().getMetadata().getGeneration() > extenderGeneration);
-        Cluster.holdsFor(
+        OperatorTests.holdsFor(
                 Duration.ofSeconds(10),
                 "the scheduler's config and Deployment stay as they were while the extender rolls out",
                 () -> deployment("scheduler")
@@ -232,9 +236,9 @@ class OperatorLifecycleTest {
 
         patch(PROFILE, "{\"spec\":{\"extender\":{\"resources\":null}}}");
 
-        Cluster.await(Duration.ofSeconds(90), "both roll out and the profile is Ready", () -> {
+        OperatorTests.await(Duration.ofSeconds(90), "both roll out and the profile is Ready", () -> {
             SchedulerProfile p = profile();
-            return Cluster.isCurrent(p)
+            return OperatorTests.isCurrent(p)
                     && !configHashOnPodTemplate(schedulerBefore)
                             .equals(p.getStatus().getConfigHash());
         });
@@ -248,7 +252,7 @@ class OperatorLifecycleTest {
                 .anySatisfy(env -> assertThat(env.getValue()).isEqualTo("e2e.schedulerops.dev/zone"));
         assertThat(deployment("scheduler").orElseThrow().getMetadata().getGeneration())
                 .isGreaterThan(schedulerBefore.getMetadata().getGeneration());
-        assertThat(Cluster.reasons(client, namespace, PROFILE)).contains("ExtenderRolloutStarted");
+        assertThat(OperatorTests.reasons(client, namespace, PROFILE)).contains("ExtenderRolloutStarted");
     }
 
     @Test
@@ -265,7 +269,7 @@ class OperatorLifecycleTest {
                     return cm;
                 });
 
-        Cluster.await(Duration.ofSeconds(30), "the Service, replicas and config are restored", () -> {
+        OperatorTests.await(Duration.ofSeconds(30), "the Service, replicas and config are restored", () -> {
             boolean service =
                     client.services().inNamespace(namespace).withName(extender).get() != null;
             Deployment d = deployment("extender").orElseThrow();
@@ -289,16 +293,19 @@ class OperatorLifecycleTest {
                 {"spec":{"labelKey":"e2e.schedulerops.dev/changed",
                  "plugins":{"score":{"enabled":[{"name":"NoSuchPlugin","weight":1}]}}}}""");
 
-        Cluster.await(
+        OperatorTests.await(
                 Duration.ofSeconds(30), "ConfigValid=False InvalidConfig", () -> condition(profile(), "ConfigValid")
                         .map(c -> "False".equals(c.getStatus()) && "InvalidConfig".equals(c.getReason()))
                         .orElse(false));
         SchedulerProfile invalid = profile();
         assertThat(condition(invalid, "ConfigValid").orElseThrow().getMessage()).contains("NoSuchPlugin");
         assertThat(condition(invalid, "Ready").orElseThrow().getReason()).isEqualTo("InvalidConfig");
+        // kstatus (Flux) reports it Failed: Stalled=True at the observed generation.
+        assertThat(condition(invalid, "Stalled").orElseThrow().getStatus()).isEqualTo("True");
+        assertThat(OperatorTests.isCurrent(invalid)).isFalse();
         assertThat(invalid.getStatus().getObservedGeneration())
                 .isEqualTo(invalid.getMetadata().getGeneration());
-        Cluster.holdsFor(
+        OperatorTests.holdsFor(
                 Duration.ofSeconds(5),
                 "nothing running is changed",
                 () -> deployment("scheduler")
@@ -311,16 +318,16 @@ class OperatorLifecycleTest {
                                 .getMetadata()
                                 .getGeneration()
                                 .equals(extenderBefore.getMetadata().getGeneration()));
-        assertThat(Cluster.warnings(client, namespace, PROFILE)).contains("InvalidConfig");
+        assertThat(OperatorTests.warnings(client, namespace, PROFILE)).contains("InvalidConfig");
 
         patch(PROFILE, "{\"spec\":{\"labelKey\":\"e2e.schedulerops.dev/zone\",\"plugins\":null}}");
-        Cluster.await(Duration.ofSeconds(60), "Ready again", () -> Cluster.isCurrent(profile()));
+        OperatorTests.await(Duration.ofSeconds(60), "Ready again", () -> OperatorTests.isCurrent(profile()));
     }
 
     @Test
     @Order(8)
     void aSecondProfileWithTheSameSchedulerNameIsRefused() {
-        client.resource(Cluster.profile(
+        client.resource(OperatorTests.profile(
                         otherNamespace,
                         "usurper",
                         """
@@ -330,7 +337,7 @@ class OperatorLifecycleTest {
                                 .formatted(PROFILE)))
                 .create();
 
-        Cluster.await(Duration.ofSeconds(30), "ConfigValid=False SchedulerNameConflict", () -> {
+        OperatorTests.await(Duration.ofSeconds(30), "ConfigValid=False SchedulerNameConflict", () -> {
             SchedulerProfile p = client.resources(SchedulerProfile.class)
                     .inNamespace(otherNamespace)
                     .withName("usurper")
@@ -346,14 +353,16 @@ class OperatorLifecycleTest {
                         .list()
                         .getItems())
                 .isEmpty();
-        assertThat(Cluster.warnings(client, otherNamespace, "usurper")).contains("SchedulerNameConflict");
-        assertThat(Cluster.isCurrent(profile())).as("the holder is untouched").isTrue();
+        assertThat(OperatorTests.warnings(client, otherNamespace, "usurper")).contains("SchedulerNameConflict");
+        assertThat(OperatorTests.isCurrent(profile()))
+                .as("the holder is untouched")
+                .isTrue();
 
         client.resources(SchedulerProfile.class)
                 .inNamespace(otherNamespace)
                 .withName("usurper")
                 .delete();
-        Cluster.await(
+        OperatorTests.await(
                 Duration.ofSeconds(30),
                 "the refused profile is deleted",
                 () -> client.resources(SchedulerProfile.class)
@@ -392,7 +401,7 @@ class OperatorLifecycleTest {
                 .withName(PROFILE)
                 .delete();
 
-        Cluster.await(
+        OperatorTests.await(
                 Duration.ofSeconds(90),
                 "the profile is gone",
                 () -> client.resources(SchedulerProfile.class)
@@ -400,7 +409,7 @@ class OperatorLifecycleTest {
                                 .withName(PROFILE)
                                 .get()
                         == null);
-        assertThat(Cluster.leftovers(client, namespace, PROFILE)).isEmpty();
+        assertThat(OperatorTests.leftovers(client, namespace, PROFILE)).isEmpty();
     }
 
     // --- helpers -------------------------------------------------------------------------------------------------
@@ -452,19 +461,19 @@ class OperatorLifecycleTest {
     }
 
     /** Access to the e2e/cluster control plane, shared by the Operator*Test classes. */
-    static final class Cluster {
+    static final class OperatorTests {
         static final Path KUBECONFIG = Path.of(System.getProperty(
                 "schedulerops.kubeconfig",
                 System.getProperty("user.home")
                         + "/.cache/schedulerops/kwok/clusters/schedulerops-e2e/kubeconfig.yaml"));
         static final Path REPO_ROOT = Path.of(System.getProperty("schedulerops.repoRoot", ".."));
 
-        private Cluster() {}
+        private OperatorTests() {}
 
         static Config adminConfig() throws IOException {
-            Assumptions.assumeTrue(
-                    Files.isReadable(KUBECONFIG),
-                    "no e2e cluster: " + KUBECONFIG + " is missing; start one with `e2e/cluster up`");
+            if (!Files.isReadable(KUBECONFIG)) {
+                throw new IllegalStateException("no e2e cluster: " + KUBECONFIG + " is missing");
+            }
             return Config.fromKubeconfig(Files.readString(KUBECONFIG));
         }
 
@@ -475,7 +484,7 @@ class OperatorLifecycleTest {
                 client.getKubernetesVersion();
             } catch (RuntimeException e) {
                 client.close();
-                Assumptions.abort("the e2e cluster at " + KUBECONFIG + " does not answer (`e2e/cluster up`): " + e);
+                throw new IllegalStateException("the e2e cluster at " + KUBECONFIG + " does not answer", e);
             }
             return client;
         }
@@ -542,17 +551,23 @@ class OperatorLifecycleTest {
             return Serialization.unmarshal(yaml, SchedulerProfile.class);
         }
 
-        /** kstatus "Current", as Flux reads it: the status describes this generation and Ready is True. */
+        /**
+         * kstatus "Current", as Flux reads a custom resource: the status describes this generation and neither
+         * Reconciling nor Stalled is True; and Ready is True, as Argo CD's health check reads it.
+         */
         static boolean isCurrent(SchedulerProfile profile) {
-            return profile != null
-                    && profile.getStatus() != null
-                    && profile.getMetadata()
-                            .getGeneration()
-                            .equals(profile.getStatus().getObservedGeneration())
-                    && condition(profile, "Ready")
-                            .map(c -> "True".equals(c.getStatus())
-                                    && profile.getMetadata().getGeneration().equals(c.getObservedGeneration()))
-                            .orElse(false);
+            if (profile == null || profile.getStatus() == null) {
+                return false;
+            }
+            Long generation = profile.getMetadata().getGeneration();
+            boolean observed = generation.equals(profile.getStatus().getObservedGeneration());
+            boolean abnormal = Stream.of("Reconciling", "Stalled").anyMatch(type -> condition(profile, type)
+                    .map(c -> "True".equals(c.getStatus()))
+                    .orElse(false));
+            boolean ready = condition(profile, "Ready")
+                    .map(c -> "True".equals(c.getStatus()) && generation.equals(c.getObservedGeneration()))
+                    .orElse(false);
+            return observed && !abnormal && ready;
         }
 
         static List<String> reasons(KubernetesClient client, String namespace, String profile) {

@@ -3,7 +3,8 @@ package dev.schedulerops.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.schedulerops.e2e.OperatorLifecycleTest.Cluster;
+import dev.schedulerops.e2e.OperatorLifecycleTest.OperatorTests;
+import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.render.Labels;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
@@ -31,12 +32,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The operator runs under a ServiceAccount token bound to the ClusterRole shipped in deploy/ (renamed, so parallel
  * tests never share it), with leader election on: ordered creation and complete deletion still work, so the role is
  * enough; and what the operator creates grants no more than api.md allows.
  */
+@ExtendWith(ClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OperatorRbacTest {
     static final String PROFILE = "rbac";
@@ -50,10 +53,10 @@ class OperatorRbacTest {
 
     @BeforeAll
     void startOperatorUnderItsOwnServiceAccount() throws Exception {
-        admin = Cluster.adminClient();
-        Cluster.installCrd(admin);
-        String suffix = Cluster.suffix();
-        namespace = Cluster.createRestrictedNamespace(admin, "op-rbac-" + suffix);
+        admin = OperatorTests.adminClient();
+        OperatorTests.installCrd(admin);
+        String suffix = OperatorTests.suffix();
+        namespace = OperatorTests.createRestrictedNamespace(admin, "op-rbac-" + suffix);
         roleName = "schedulerops-operator-e2e-" + suffix;
 
         admin.resource(new ServiceAccountBuilder()
@@ -63,7 +66,7 @@ class OperatorRbacTest {
                         .endMetadata()
                         .build())
                 .create();
-        ClusterRole shipped = Cluster.shippedClusterRole();
+        ClusterRole shipped = OperatorTests.shippedClusterRole();
         shipped.getMetadata().setName(roleName);
         admin.resource(shipped).create();
         admin.resource(new ClusterRoleBindingBuilder()
@@ -87,7 +90,7 @@ class OperatorRbacTest {
                         .withExpirationSeconds(3600L)
                         .endSpec()
                         .build());
-        Config adminConfig = Cluster.adminConfig();
+        Config adminConfig = OperatorTests.adminConfig();
         Config asServiceAccount = new ConfigBuilder(Config.empty())
                 .withMasterUrl(adminConfig.getMasterUrl())
                 .withCaCertData(adminConfig.getCaCertData())
@@ -125,7 +128,7 @@ class OperatorRbacTest {
     @Test
     void theShippedClusterRoleIsEnoughAndWhatTheOperatorCreatesIsNoBroader() throws Exception {
         operator = OperatorRuntime.start(
-                Cluster.operatorConfig(
+                OperatorTests.operatorConfig(
                         Map.of(
                                 "SCHEDULEROPS_LEADER_ELECTION",
                                 "true",
@@ -135,7 +138,7 @@ class OperatorRbacTest {
                 operatorClient);
 
         admin.resource(
-                        Cluster.profile(
+                        OperatorTests.profile(
                                 namespace,
                                 PROFILE,
                                 """
@@ -147,7 +150,7 @@ class OperatorRbacTest {
                               cpu: "1000"
                         """))
                 .create();
-        Cluster.await(
+        OperatorTests.await(
                 Duration.ofSeconds(60),
                 "the extender Deployment is created",
                 () -> admin.apps()
@@ -156,7 +159,7 @@ class OperatorRbacTest {
                                 .withName(PROFILE + "-extender")
                                 .get()
                         != null);
-        Cluster.holdsFor(
+        OperatorTests.holdsFor(
                 Duration.ofSeconds(6),
                 "no scheduler Deployment while the extender is blocked",
                 () -> admin.apps()
@@ -169,10 +172,10 @@ class OperatorRbacTest {
                 .inNamespace(namespace)
                 .withName(PROFILE)
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"extender\":{\"resources\":null}}}");
-        Cluster.await(
+        OperatorTests.await(
                 Duration.ofSeconds(90),
                 "the profile is Ready",
-                () -> Cluster.isCurrent(admin.resources(SchedulerProfile.class)
+                () -> OperatorTests.isCurrent(admin.resources(SchedulerProfile.class)
                         .inNamespace(namespace)
                         .withName(PROFILE)
                         .get()));
@@ -190,7 +193,7 @@ class OperatorRbacTest {
                 .inNamespace(namespace)
                 .withName(PROFILE)
                 .delete();
-        Cluster.await(
+        OperatorTests.await(
                 Duration.ofSeconds(90),
                 "the profile is gone",
                 () -> admin.resources(SchedulerProfile.class)
@@ -198,7 +201,7 @@ class OperatorRbacTest {
                                 .withName(PROFILE)
                                 .get()
                         == null);
-        assertThat(Cluster.leftovers(admin, namespace, PROFILE)).isEmpty();
+        assertThat(OperatorTests.leftovers(admin, namespace, PROFILE)).isEmpty();
     }
 
     private void assertNothingBroaderThanAllowed() {
@@ -217,7 +220,7 @@ class OperatorRbacTest {
                 .isSubsetOf("nodes", "pods", "pods/binding")
                 .contains("pods/binding");
 
-        List<ClusterRoleBinding> bindings = Cluster.clusterRoleBindingsOf(admin, namespace, PROFILE);
+        List<ClusterRoleBinding> bindings = OperatorTests.clusterRoleBindingsOf(admin, namespace, PROFILE);
         assertThat(bindings).extracting(b -> b.getRoleRef().getName()).allSatisfy(role -> assertThat(
                         ALLOWED_CLUSTER_ROLES.contains(role)
                                 || role.equals(roles.get(0).getMetadata().getName()))
