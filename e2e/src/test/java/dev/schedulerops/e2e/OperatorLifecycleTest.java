@@ -253,6 +253,22 @@ class OperatorLifecycleTest {
         assertThat(deployment("scheduler").orElseThrow().getMetadata().getGeneration())
                 .isGreaterThan(schedulerBefore.getMetadata().getGeneration());
         assertThat(OperatorTests.reasons(client, namespace, PROFILE)).contains("ExtenderRolloutStarted");
+
+        // A label-key change alone leaves the scheduler config as it is, yet restarts the scheduler after the
+        // extender (its pod template carries the extender rule hash), so pods the old rule rejected are retried.
+        Deployment schedulerBeforeKeyChange = deployment("scheduler").orElseThrow();
+        String hashBeforeKeyChange = profile().getStatus().getConfigHash();
+        patch(PROFILE, "{\"spec\":{\"labelKey\":\"e2e.schedulerops.dev/rack\"}}");
+        OperatorTests.await(Duration.ofSeconds(90), "the scheduler restarts after the extender", () -> {
+            SchedulerProfile p = profile();
+            return OperatorTests.isCurrent(p)
+                    && deployment("scheduler").orElseThrow().getMetadata().getGeneration()
+                            > schedulerBeforeKeyChange.getMetadata().getGeneration();
+        });
+        assertThat(profile().getStatus().getConfigHash()).isEqualTo(hashBeforeKeyChange);
+        patch(PROFILE, "{\"spec\":{\"labelKey\":\"e2e.schedulerops.dev/zone\"}}");
+        OperatorTests.await(
+                Duration.ofSeconds(90), "Ready on the previous label key", () -> OperatorTests.isCurrent(profile()));
     }
 
     @Test
