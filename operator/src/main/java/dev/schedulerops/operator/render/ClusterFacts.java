@@ -66,7 +66,7 @@ public record ClusterFacts(String kubernetesVersion, String extenderImage, Strin
 
         public static String defaultExtenderImage() {
             return PROPERTIES.getProperty("image.registry", "ghcr.io/schedulerops") + "/schedulerops-extender:"
-                    + version().replace("-SNAPSHOT", "");
+                    + PROPERTIES.getProperty("image.tag", version());
         }
 
         private static Properties load() {

@@ -15,7 +15,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * A profile with every default applied: what the renderers read, so that no renderer repeats a default.
@@ -113,9 +112,5 @@ public record ResolvedProfile(
 
     private static <T> T or(T value, T fallback) {
         return value == null ? fallback : value;
-    }
-
-    static <T, R> R mapOrNull(T value, Function<T, R> f) {
-        return value == null ? null : f.apply(value);
     }
 }
