@@ -80,7 +80,7 @@ class LabelPriorityExperimentTest {
         // Only the experiment's nodes may carry the label, and none does at the start.
         client.nodes().list().getItems().forEach(n -> setLabel(n.getMetadata().getName(), null));
         namespace = cluster.createNamespace("experiment").getMetadata().getName();
-        installCrd();
+        OperatorLifecycleTest.OperatorTests.installCrd(client);
 
         Path repo = cluster.repoRoot();
         say("KWOK nodes " + NODES + " are Ready; none carries " + LABEL + ".");
@@ -402,25 +402,6 @@ class LabelPriorityExperimentTest {
                 && node.getStatus().getConditions() != null
                 && node.getStatus().getConditions().stream()
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-    }
-
-    private void installCrd() throws IOException {
-        try (var in = java.nio.file.Files.newInputStream(
-                cluster.repoRoot().resolve("crds/schedulerprofiles.schedulerops.dev-v1.yml"))) {
-            client.load(in).forceConflicts().serverSideApply();
-        }
-        client.apiextensions()
-                .v1()
-                .customResourceDefinitions()
-                .withName("schedulerprofiles.schedulerops.dev")
-                .waitUntilCondition(
-                        crd -> crd != null
-                                && crd.getStatus() != null
-                                && crd.getStatus().getConditions().stream()
-                                        .anyMatch(
-                                                c -> "Established".equals(c.getType()) && "True".equals(c.getStatus())),
-                        60,
-                        TimeUnit.SECONDS);
     }
 
     private int httpStatus(String path) {

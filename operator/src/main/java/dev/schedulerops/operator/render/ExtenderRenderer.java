@@ -4,8 +4,6 @@ import dev.schedulerops.operator.api.Verb;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -39,17 +37,9 @@ final class ExtenderRenderer {
         return objects;
     }
 
-    static ObjectMeta metadata(ResolvedProfile p, String name) {
-        return new ObjectMetaBuilder()
-                .withName(name)
-                .withNamespace(p.names().namespace())
-                .withLabels(Labels.component(p.names().profile(), p.names().namespace(), Labels.COMPONENT_EXTENDER))
-                .build();
-    }
-
     private static HasMetadata serviceAccount(ResolvedProfile p) {
         return new ServiceAccountBuilder()
-                .withMetadata(metadata(p, p.names().extender()))
+                .withMetadata(ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER))
                 .withAutomountServiceAccountToken(p.extenderNeedsNodeCache() || p.has(Verb.BIND))
                 .build();
     }
@@ -58,7 +48,7 @@ final class ExtenderRenderer {
         Map<String, String> selector = Labels.selector(p.names().profile(), Labels.COMPONENT_EXTENDER);
         boolean needsApi = p.extenderNeedsNodeCache() || p.has(Verb.BIND);
         return new DeploymentBuilder()
-                .withMetadata(metadata(p, p.names().extender()))
+                .withMetadata(ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER))
                 .withNewSpec()
                 .withReplicas(p.extender().replicas())
                 .withRevisionHistoryLimit(3)
@@ -165,7 +155,7 @@ final class ExtenderRenderer {
 
     private static HasMetadata service(ResolvedProfile p) {
         return new ServiceBuilder()
-                .withMetadata(metadata(p, p.names().extender()))
+                .withMetadata(ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER))
                 .withNewSpec()
                 .withType("ClusterIP")
                 .withSelector(Labels.selector(p.names().profile(), Labels.COMPONENT_EXTENDER))
@@ -181,7 +171,7 @@ final class ExtenderRenderer {
 
     private static HasMetadata podDisruptionBudget(ResolvedProfile p) {
         return new PodDisruptionBudgetBuilder()
-                .withMetadata(metadata(p, p.names().extender()))
+                .withMetadata(ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER))
                 .withNewSpec()
                 .withMaxUnavailable(new IntOrString(1))
                 .withNewSelector()

@@ -2,8 +2,6 @@ package dev.schedulerops.operator.render;
 
 import dev.schedulerops.operator.api.Verb;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -31,19 +29,19 @@ final class RbacRenderer {
         objects.add(clusterRoleBinding(p, n.kubeSchedulerBinding(), Names.KUBE_SCHEDULER_CLUSTER_ROLE, sa));
         objects.add(clusterRoleBinding(p, n.volumeSchedulerBinding(), Names.VOLUME_SCHEDULER_CLUSTER_ROLE, sa));
         objects.add(new RoleBuilder()
-                .withMetadata(meta(p, n.schedulerLease(), n.namespace(), Labels.COMPONENT_SCHEDULER))
+                .withMetadata(ObjectMetas.of(p, n.schedulerLease(), n.namespace(), Labels.COMPONENT_SCHEDULER))
                 .withRules(
                         // create cannot be limited to a resource name; get/update are limited to the own lease.
                         rule("coordination.k8s.io", "leases", List.of(), "create"),
                         rule("coordination.k8s.io", "leases", List.of(n.schedulerLease()), "get", "update"))
                 .build());
         objects.add(new RoleBindingBuilder()
-                .withMetadata(meta(p, n.schedulerLease(), n.namespace(), Labels.COMPONENT_SCHEDULER))
+                .withMetadata(ObjectMetas.of(p, n.schedulerLease(), n.namespace(), Labels.COMPONENT_SCHEDULER))
                 .withNewRoleRef(RBAC_GROUP, "Role", n.schedulerLease())
                 .withSubjects(sa)
                 .build());
         objects.add(new RoleBindingBuilder()
-                .withMetadata(meta(p, n.authReaderBinding(), Names.KUBE_SYSTEM, Labels.COMPONENT_SCHEDULER))
+                .withMetadata(ObjectMetas.of(p, n.authReaderBinding(), Names.KUBE_SYSTEM, Labels.COMPONENT_SCHEDULER))
                 .withNewRoleRef(RBAC_GROUP, "Role", Names.AUTH_READER_ROLE)
                 .withSubjects(sa)
                 .build());
@@ -64,7 +62,7 @@ final class RbacRenderer {
         Names n = p.names();
         return List.of(
                 new ClusterRoleBuilder()
-                        .withMetadata(meta(p, n.extenderClusterRole(), null, Labels.COMPONENT_EXTENDER))
+                        .withMetadata(ObjectMetas.of(p, n.extenderClusterRole(), null, Labels.COMPONENT_EXTENDER))
                         .withRules(rules)
                         .build(),
                 clusterRoleBinding(
@@ -78,17 +76,9 @@ final class RbacRenderer {
         String component =
                 subject.getName().equals(p.names().extender()) ? Labels.COMPONENT_EXTENDER : Labels.COMPONENT_SCHEDULER;
         return new ClusterRoleBindingBuilder()
-                .withMetadata(meta(p, name, null, component))
+                .withMetadata(ObjectMetas.of(p, name, null, component))
                 .withNewRoleRef(RBAC_GROUP, "ClusterRole", clusterRole)
                 .withSubjects(subject)
-                .build();
-    }
-
-    private static ObjectMeta meta(ResolvedProfile p, String name, String namespace, String component) {
-        return new ObjectMetaBuilder()
-                .withName(name)
-                .withNamespace(namespace)
-                .withLabels(Labels.component(p.names().profile(), p.names().namespace(), component))
                 .build();
     }
 

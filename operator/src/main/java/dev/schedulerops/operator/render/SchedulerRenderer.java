@@ -4,8 +4,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -21,23 +19,15 @@ import java.util.Map;
 final class SchedulerRenderer {
     private SchedulerRenderer() {}
 
-    static ObjectMeta metadata(ResolvedProfile p, String name) {
-        return new ObjectMetaBuilder()
-                .withName(name)
-                .withNamespace(p.names().namespace())
-                .withLabels(Labels.component(p.names().profile(), p.names().namespace(), Labels.COMPONENT_SCHEDULER))
-                .build();
-    }
-
     static HasMetadata serviceAccount(ResolvedProfile p) {
         return new ServiceAccountBuilder()
-                .withMetadata(metadata(p, p.names().scheduler()))
+                .withMetadata(ObjectMetas.of(p, p.names().scheduler(), Labels.COMPONENT_SCHEDULER))
                 .build();
     }
 
     static ConfigMap configMap(ResolvedProfile p, String configYaml) {
         return new ConfigMapBuilder()
-                .withMetadata(metadata(p, p.names().schedulerConfig()))
+                .withMetadata(ObjectMetas.of(p, p.names().schedulerConfig(), Labels.COMPONENT_SCHEDULER))
                 .withData(Map.of(Names.CONFIG_FILE, configYaml))
                 .build();
     }
@@ -46,7 +36,7 @@ final class SchedulerRenderer {
         var s = p.scheduler();
         Map<String, String> selector = Labels.selector(p.names().profile(), Labels.COMPONENT_SCHEDULER);
         return new DeploymentBuilder()
-                .withMetadata(metadata(p, p.names().scheduler()))
+                .withMetadata(ObjectMetas.of(p, p.names().scheduler(), Labels.COMPONENT_SCHEDULER))
                 .withNewSpec()
                 .withReplicas(s.replicas())
                 .withRevisionHistoryLimit(3)
