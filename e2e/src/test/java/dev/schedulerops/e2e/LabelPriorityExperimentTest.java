@@ -236,7 +236,7 @@ class LabelPriorityExperimentTest {
         ObjectNode config = (ObjectNode) YAML.readTree(configMap.getData().get(Names.CONFIG_FILE));
         String rendered = config.at("/extenders/0/urlPrefix").asText();
         ((ObjectNode) config.at("/extenders/0")).put("urlPrefix", "http://127.0.0.1:" + extenderPort);
-        say("Applied SchedulerProfile " + profileName + " (" + specTail.strip().replace("\n", ", ")
+        say("Applied SchedulerProfile " + profileName + " (" + specTail.strip().replaceAll("\\s*\\n\\s*", " ")
                 + "); the operator rolled out the extender Deployment, then wrote ConfigMap "
                 + names.schedulerConfig() + " (extender " + rendered + ").");
         KubeSchedulerProcess scheduler = cluster.startKubeScheduler(
