@@ -4,6 +4,8 @@ import dev.schedulerops.operator.runtime.OperatorConfig;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -60,7 +62,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        OperatorConfig config = withFlags(OperatorConfig.fromEnvironment());
+        OperatorConfig config = OperatorConfig.fromEnvironment(flagOverrides());
         KubernetesClient client = new KubernetesClientBuilder().build();
         OperatorRuntime runtime;
         try {
@@ -83,26 +85,22 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    OperatorConfig withFlags(OperatorConfig config) {
-        OperatorConfig result = config;
-        if (watchNamespaces != null) {
-            result = result.withWatchNamespaces(OperatorConfig.namespaces(watchNamespaces));
+    /** Flags override the environment variable of the same setting. */
+    Map<String, String> flagOverrides() {
+        Map<String, String> overrides = new HashMap<>();
+        putIfSet(overrides, "SCHEDULEROPS_WATCH_NAMESPACES", watchNamespaces);
+        putIfSet(overrides, "SCHEDULEROPS_LEADER_ELECTION", leaderElection);
+        putIfSet(overrides, "SCHEDULEROPS_LEADER_ELECTION_NAMESPACE", leaderElectionNamespace);
+        putIfSet(overrides, "SCHEDULEROPS_EXTENDER_IMAGE", extenderImage);
+        putIfSet(overrides, "SCHEDULEROPS_SCHEDULER_IMAGE_REPOSITORY", schedulerImageRepository);
+        putIfSet(overrides, "SCHEDULEROPS_HTTP_PORT", httpPort);
+        putIfSet(overrides, "SCHEDULEROPS_HTTP_BIND_ADDRESS", httpBindAddress);
+        return overrides;
+    }
+
+    private static void putIfSet(Map<String, String> overrides, String key, Object value) {
+        if (value != null) {
+            overrides.put(key, value.toString());
         }
-        if (leaderElection != null || leaderElectionNamespace != null) {
-            result = result.withLeaderElection(
-                    leaderElection != null ? leaderElection : result.leaderElection(),
-                    leaderElectionNamespace != null ? leaderElectionNamespace : result.leaderElectionNamespace());
-        }
-        if (extenderImage != null || schedulerImageRepository != null) {
-            result = result.withImages(
-                    extenderImage != null ? extenderImage : result.extenderImage(),
-                    schedulerImageRepository != null ? schedulerImageRepository : result.schedulerImageRepository());
-        }
-        if (httpPort != null || httpBindAddress != null) {
-            result = result.withHttp(
-                    httpBindAddress != null ? httpBindAddress : result.httpBindAddress(),
-                    httpPort != null ? httpPort : result.httpPort());
-        }
-        return result;
     }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
@@ -56,6 +57,13 @@ public record OperatorConfig(
         return fromEnvironment(System.getenv(), OperatorConfig::podNamespace);
     }
 
+    /** The environment with {@code overrides} (same SCHEDULEROPS_* keys, e.g. from command-line flags) on top. */
+    public static OperatorConfig fromEnvironment(Map<String, String> overrides) {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.putAll(overrides);
+        return fromEnvironment(env, OperatorConfig::podNamespace);
+    }
+
     /**
      * @param env the environment variables
      * @param podNamespace the namespace of the pod this runs in, when it runs in one
@@ -74,58 +82,6 @@ public record OperatorConfig(
                 nonBlank(env.get("SCHEDULEROPS_LOG_FORMAT")).orElse("text").toLowerCase(Locale.ROOT),
                 integer(env, "SCHEDULEROPS_HTTP_PORT", 8080),
                 nonBlank(env.get("SCHEDULEROPS_HTTP_BIND_ADDRESS")).orElse("0.0.0.0"));
-    }
-
-    public OperatorConfig withWatchNamespaces(Set<String> namespaces) {
-        return new OperatorConfig(
-                namespaces,
-                leaderElection,
-                leaderElectionNamespace,
-                leaseName,
-                extenderImage,
-                schedulerImageRepository,
-                logFormat,
-                httpPort,
-                httpBindAddress);
-    }
-
-    public OperatorConfig withLeaderElection(boolean enabled, String namespace) {
-        return new OperatorConfig(
-                watchNamespaces,
-                enabled,
-                namespace,
-                leaseName,
-                extenderImage,
-                schedulerImageRepository,
-                logFormat,
-                httpPort,
-                httpBindAddress);
-    }
-
-    public OperatorConfig withImages(String extenderImage, String schedulerImageRepository) {
-        return new OperatorConfig(
-                watchNamespaces,
-                leaderElection,
-                leaderElectionNamespace,
-                leaseName,
-                extenderImage,
-                schedulerImageRepository,
-                logFormat,
-                httpPort,
-                httpBindAddress);
-    }
-
-    public OperatorConfig withHttp(String bindAddress, int port) {
-        return new OperatorConfig(
-                watchNamespaces,
-                leaderElection,
-                leaderElectionNamespace,
-                leaseName,
-                extenderImage,
-                schedulerImageRepository,
-                logFormat,
-                port,
-                bindAddress);
     }
 
     public static Set<String> namespaces(String commaSeparated) {

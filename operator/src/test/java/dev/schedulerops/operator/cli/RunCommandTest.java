@@ -1,0 +1,45 @@
+package dev.schedulerops.operator.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedulerops.operator.runtime.OperatorConfig;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class RunCommandTest {
+
+    @Test
+    void flagsOverrideTheEnvironmentVariableOfTheSameSetting() {
+        RunCommand command = new RunCommand();
+        new CommandLine(command)
+                .parseArgs(
+                        "--no-leader-election",
+                        "--watch-namespaces=a,b",
+                        "--http-port=0",
+                        "--http-bind-address=127.0.0.1");
+        Map<String, String> env = new HashMap<>(Map.of(
+                "SCHEDULEROPS_LEADER_ELECTION", "true",
+                "SCHEDULEROPS_WATCH_NAMESPACES", "c",
+                "SCHEDULEROPS_EXTENDER_IMAGE", "example.com/extender:1"));
+        env.putAll(command.flagOverrides());
+
+        OperatorConfig config = OperatorConfig.fromEnvironment(env, Optional::empty);
+
+        assertThat(config.leaderElection()).isFalse();
+        assertThat(config.watchNamespaces()).containsExactlyInAnyOrder("a", "b");
+        assertThat(config.httpPort()).isZero();
+        assertThat(config.httpBindAddress()).isEqualTo("127.0.0.1");
+        // Settings without a flag keep their environment value.
+        assertThat(config.extenderImage()).isEqualTo("example.com/extender:1");
+    }
+
+    @Test
+    void withoutFlagsNothingIsOverridden() {
+        RunCommand command = new RunCommand();
+        new CommandLine(command).parseArgs();
+        assertThat(command.flagOverrides()).isEmpty();
+    }
+}
