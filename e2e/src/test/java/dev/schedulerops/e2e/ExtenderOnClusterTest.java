@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.ChildProcess;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.Loopback;
 import dev.schedulerops.e2e.support.LoopbackPorts;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -18,9 +20,6 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,8 +28,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,7 +48,6 @@ class ExtenderOnClusterTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private final HttpClient http = HttpClient.newHttpClient();
     private final List<String> nodes = new ArrayList<>();
     private Cluster cluster;
     private KubernetesClient client;
@@ -74,7 +70,7 @@ class ExtenderOnClusterTest {
         nodeB = createNode("b", null);
         port = LoopbackPorts.free();
         startJar("extender", port, cluster.kubeconfig(), "--node-cache");
-        awaitTrue(() -> status(port, "/readyz") == 200, "the extender to become ready");
+        Await.until(WAIT, "the extender to become ready", () -> Loopback.status(port, "/readyz") == 200);
     }
 
     @AfterAll
@@ -90,18 +86,19 @@ class ExtenderOnClusterTest {
         Files.writeString(unreachable, kubeconfig("https://127.0.0.1:" + LoopbackPorts.free(), "no-token"));
         int otherPort = LoopbackPorts.free();
         ChildProcess blind = startJar("extender-unsynced", otherPort, unreachable, "--node-cache");
-        awaitTrue(() -> status(otherPort, "/healthz") == 200, "the unsynced extender to serve /healthz");
+        Await.until(
+                WAIT, "the unsynced extender to serve /healthz", () -> Loopback.status(otherPort, "/healthz") == 200);
 
         Instant until = Instant.now().plusSeconds(3);
         while (Instant.now().isBefore(until)) {
-            assertThat(status(otherPort, "/readyz"))
+            assertThat(Loopback.status(otherPort, "/readyz"))
                     .as("ready without a synced cache")
                     .isEqualTo(503);
             Thread.sleep(250);
         }
         blind.stop(Duration.ofSeconds(10));
 
-        assertThat(status(port, "/readyz"))
+        assertThat(Loopback.status(port, "/readyz"))
                 .as("the extender with a reachable API server")
                 .isEqualTo(200);
     }
@@ -111,26 +108,27 @@ class ExtenderOnClusterTest {
         String names = "{\"Pod\":{\"metadata\":{\"name\":\"probe\",\"namespace\":\"" + namespace
                 + "\"}},\"NodeNames\":[\"" + nodeA + "\",\"" + nodeB + "\"]}";
 
-        awaitTrue(() -> keptNames("/filter", names).equals(List.of(nodeA)), "filter to keep only " + nodeA);
+        Await.until(WAIT, "filter to keep only " + nodeA, () -> keptNames("/filter", names)
+                .equals(List.of(nodeA)));
         JsonNode reply = post(port, "/filter", names);
         assertThat(reply.at("/FailedAndUnresolvableNodes/" + nodeB).asText())
                 .isEqualTo("node(s) lack the label \"" + labelKey + "\" required by the SchedulerProfile extender");
 
         label(nodeB, "9");
-        awaitTrue(() -> keptNames("/filter_onlyone", names).equals(List.of(nodeB)), "FilterOnlyOne to pick " + nodeB);
+        Await.until(WAIT, "FilterOnlyOne to pick " + nodeB, () -> keptNames("/filter_onlyone", names)
+                .equals(List.of(nodeB)));
         assertThat(post(port, "/prioritize", names).toString())
                 .isEqualTo("[{\"Host\":\"" + nodeA + "\",\"Score\":5},{\"Host\":\"" + nodeB + "\",\"Score\":10}]");
 
         label(nodeA, null);
-        awaitTrue(() -> keptNames("/filter", names).equals(List.of(nodeB)), "filter to drop " + nodeA);
+        Await.until(WAIT, "filter to drop " + nodeA, () -> keptNames("/filter", names)
+                .equals(List.of(nodeB)));
 
         client.nodes().withName(nodeB).delete();
-        awaitTrue(
-                () -> post(port, "/filter", names)
-                        .at("/FailedAndUnresolvableNodes/" + nodeB)
-                        .asText()
-                        .contains("not yet known"),
-                "the cache to forget the deleted " + nodeB);
+        Await.until(WAIT, "the cache to forget the deleted " + nodeB, () -> post(port, "/filter", names)
+                .at("/FailedAndUnresolvableNodes/" + nodeB)
+                .asText()
+                .contains("not yet known"));
     }
 
     @Test
@@ -227,7 +225,10 @@ class ExtenderOnClusterTest {
         Files.writeString(kubeconfig, kubeconfig(client.getMasterUrl().toString(), token));
         int restrictedPort = LoopbackPorts.free();
         startJar("extender-restricted", restrictedPort, kubeconfig);
-        awaitTrue(() -> status(restrictedPort, "/readyz") == 200, "the restricted extender to become ready");
+        Await.until(
+                WAIT,
+                "the restricted extender to become ready",
+                () -> Loopback.status(restrictedPort, "/readyz") == 200);
         Pod pod = createUnscheduledPod("bind-as-sa");
         String node = createNode("sa", "1");
 
@@ -341,58 +342,12 @@ class ExtenderOnClusterTest {
     }
 
     private JsonNode post(int listenPort, String path, String body) {
+        HttpResponse<String> response = Loopback.postJson(listenPort, path, body);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         try {
-            HttpResponse<String> response = http.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + listenPort + path))
-                            .header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(body))
-                            .timeout(Duration.ofSeconds(10))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
             return JSON.readTree(response.body());
         } catch (IOException e) {
-            throw new AssertionError("POST " + path + " failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
+            throw new AssertionError("not JSON: " + response.body(), e);
         }
-    }
-
-    private int status(int listenPort, String path) {
-        try {
-            return http.send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + listenPort + path))
-                                    .timeout(Duration.ofSeconds(5))
-                                    .build(),
-                            HttpResponse.BodyHandlers.discarding())
-                    .statusCode();
-        } catch (IOException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
-        }
-    }
-
-    private static void awaitTrue(Supplier<Boolean> condition, String what) {
-        Instant deadline = Instant.now().plus(WAIT);
-        AssertionError last = null;
-        while (Instant.now().isBefore(deadline)) {
-            try {
-                if (condition.get()) {
-                    return;
-                }
-            } catch (AssertionError e) {
-                last = e;
-            }
-            try {
-                TimeUnit.MILLISECONDS.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-        throw new AssertionError("timed out after " + WAIT + " waiting for " + what, last);
     }
 }

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.ChildProcess;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.KubeSchedulerProcess;
+import dev.schedulerops.e2e.support.Loopback;
 import dev.schedulerops.e2e.support.LoopbackPorts;
 import dev.schedulerops.operator.api.ProfileYaml;
 import dev.schedulerops.operator.api.SchedulerProfile;
@@ -21,10 +23,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -261,8 +258,8 @@ class LabelPriorityExperimentTest {
                         "--port=" + extenderPort,
                         "--node-cache"),
                 Map.of("KUBECONFIG", cluster.kubeconfig().toString()));
-        awaitTrue(
-                () -> httpStatus("/readyz") == 200, Duration.ofSeconds(60), () -> "extender ready\n" + process.tail());
+        Await.until(
+                Duration.ofSeconds(60), "the extender is ready", () -> Loopback.status(extenderPort, "/readyz") == 200);
         return process;
     }
 
@@ -273,28 +270,10 @@ class LabelPriorityExperimentTest {
     private void awaitExtenderChooses(String expectedNode) {
         String request = "{\"Pod\":{\"metadata\":{\"name\":\"probe\",\"namespace\":\"" + namespace
                 + "\"}},\"NodeNames\":[\"node-1\",\"node-2\",\"node-3\"]}";
-        awaitTrue(
-                () -> post("/filter_onlyone", request).contains("\"NodeNames\":[\"" + expectedNode + "\"]"),
-                Duration.ofSeconds(30),
-                () -> "the extender to choose " + expectedNode + ": " + post("/filter_onlyone", request));
-    }
-
-    private String post(String path, String json) {
-        try {
-            return HttpClient.newHttpClient()
-                    .send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + extenderPort + path))
-                                    .header("Content-Type", "application/json")
-                                    .POST(HttpRequest.BodyPublishers.ofString(json))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString())
-                    .body();
-        } catch (IOException e) {
-            return e.toString();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return e.toString();
-        }
+        Await.until(Duration.ofSeconds(30), "the extender chooses " + expectedNode, () -> Loopback.postJson(
+                        extenderPort, "/filter_onlyone", request)
+                .body()
+                .contains("\"NodeNames\":[\"" + expectedNode + "\"]"));
     }
 
     private Pod createPod(String schedulerName) {
@@ -346,7 +325,7 @@ class LabelPriorityExperimentTest {
             if (event.isPresent()) {
                 return event.get();
             }
-            sleep(500);
+            Await.sleep(500);
         }
         throw new AssertionError("no " + reason + " event for pod " + name(pod) + " within " + BIND_TIMEOUT);
     }
@@ -404,55 +383,13 @@ class LabelPriorityExperimentTest {
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
-    private int httpStatus(String path) {
-        try {
-            return HttpClient.newHttpClient()
-                    .send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + extenderPort + path))
-                                    .timeout(Duration.ofSeconds(2))
-                                    .build(),
-                            HttpResponse.BodyHandlers.discarding())
-                    .statusCode();
-        } catch (IOException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
-        }
-    }
-
     /** Sum of a Prometheus counter's samples whose labels contain {@code labelFilter}. */
-    private double extenderMetric(String name, String labelFilter) throws Exception {
-        String body = HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + extenderPort + "/metrics"))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body();
+    private double extenderMetric(String name, String labelFilter) {
+        String body = Loopback.get(extenderPort, "/metrics").body();
         return body.lines()
                 .filter(l -> l.startsWith(name + "{") && l.contains(labelFilter))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
                 .sum();
-    }
-
-    private static void awaitTrue(Supplier<Boolean> condition, Duration timeout, Supplier<String> what) {
-        Instant deadline = Instant.now().plus(timeout);
-        while (Instant.now().isBefore(deadline)) {
-            if (condition.get()) {
-                return;
-            }
-            sleep(200);
-        }
-        throw new AssertionError("timed out waiting for " + what.get());
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     private static String java() {

@@ -2,6 +2,7 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.render.Labels;
@@ -32,12 +33,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -104,19 +103,18 @@ class OperatorLifecycleTest {
                                 .formatted(BLOCKING_CPU)))
                 .create();
 
-        OperatorTests.await(Duration.ofSeconds(60), "the extender Deployment is created", () -> deployment("extender")
+        Await.until(Duration.ofSeconds(60), "the extender Deployment is created", () -> deployment("extender")
                 .isPresent());
-        OperatorTests.holdsFor(
+        Await.holdsFor(
                 Duration.ofSeconds(10),
                 "no scheduler ConfigMap or Deployment while the extender is not Available",
                 () -> deployment("scheduler").isEmpty() && configMap().isEmpty());
-        OperatorTests.await(Duration.ofSeconds(30), "Ready=False WaitingForExtender", () -> readyReason()
+        Await.until(Duration.ofSeconds(30), "Ready=False WaitingForExtender", () -> readyReason()
                 .equals(Optional.of("WaitingForExtender")));
 
         patch(PROFILE, "{\"spec\":{\"extender\":{\"resources\":null}}}");
 
-        OperatorTests.await(
-                Duration.ofSeconds(90), "the profile becomes Ready", () -> OperatorTests.isCurrent(profile()));
+        Await.until(Duration.ofSeconds(90), "the profile becomes Ready", () -> OperatorTests.isCurrent(profile()));
         assertThat(deployment("scheduler")).isPresent();
         assertThat(configMap()).isPresent();
         SchedulerProfile ready = profile();
@@ -132,7 +130,7 @@ class OperatorLifecycleTest {
     @Test
     @Order(2)
     void everyGeneratedPodIsAdmittedUnderRestrictedPodSecurity() {
-        OperatorTests.await(
+        Await.until(
                 Duration.ofSeconds(60),
                 "the extender's 2 pods and the scheduler's pod run",
                 () ->
@@ -181,7 +179,7 @@ class OperatorLifecycleTest {
 
         patch(PROFILE, "{\"spec\":{\"plugins\":{\"score\":{\"disabled\":[{\"name\":\"ImageLocality\"}]}}}}");
 
-        OperatorTests.await(Duration.ofSeconds(60), "the scheduler runs the new config", () -> {
+        Await.until(Duration.ofSeconds(60), "the scheduler runs the new config", () -> {
             SchedulerProfile p = profile();
             return OperatorTests.isCurrent(p)
                     && !hashBefore.equals(p.getStatus().getConfigHash());
@@ -215,11 +213,11 @@ class OperatorLifecycleTest {
                  "extender":{"resources":{"requests":{"cpu":"%s"}}}}}"""
                         .formatted(BLOCKING_CPU));
 
-        OperatorTests.await(
+        Await.until(
                 Duration.ofSeconds(30),
                 "the extender rollout starts",
                 () -> deployment("extender").orElseThrow().getMetadata().getGeneration() > extenderGeneration);
-        OperatorTests.holdsFor(
+        Await.holdsFor(
                 Duration.ofSeconds(10),
                 "the scheduler's config and Deployment stay as they were while the extender rolls out",
                 () -> deployment("scheduler")
@@ -236,7 +234,7 @@ class OperatorLifecycleTest {
 
         patch(PROFILE, "{\"spec\":{\"extender\":{\"resources\":null}}}");
 
-        OperatorTests.await(Duration.ofSeconds(90), "both roll out and the profile is Ready", () -> {
+        Await.until(Duration.ofSeconds(90), "both roll out and the profile is Ready", () -> {
             SchedulerProfile p = profile();
             return OperatorTests.isCurrent(p)
                     && !configHashOnPodTemplate(schedulerBefore)
@@ -259,7 +257,7 @@ class OperatorLifecycleTest {
         Deployment schedulerBeforeKeyChange = deployment("scheduler").orElseThrow();
         String hashBeforeKeyChange = profile().getStatus().getConfigHash();
         patch(PROFILE, "{\"spec\":{\"labelKey\":\"e2e.schedulerops.dev/rack\"}}");
-        OperatorTests.await(Duration.ofSeconds(90), "the scheduler restarts after the extender", () -> {
+        Await.until(Duration.ofSeconds(90), "the scheduler restarts after the extender", () -> {
             SchedulerProfile p = profile();
             return OperatorTests.isCurrent(p)
                     && deployment("scheduler").orElseThrow().getMetadata().getGeneration()
@@ -267,7 +265,7 @@ class OperatorLifecycleTest {
         });
         assertThat(profile().getStatus().getConfigHash()).isEqualTo(hashBeforeKeyChange);
         patch(PROFILE, "{\"spec\":{\"labelKey\":\"e2e.schedulerops.dev/zone\"}}");
-        OperatorTests.await(
+        Await.until(
                 Duration.ofSeconds(90), "Ready on the previous label key", () -> OperatorTests.isCurrent(profile()));
     }
 
@@ -285,7 +283,7 @@ class OperatorLifecycleTest {
                     return cm;
                 });
 
-        OperatorTests.await(Duration.ofSeconds(30), "the Service, replicas and config are restored", () -> {
+        Await.until(Duration.ofSeconds(30), "the Service, replicas and config are restored", () -> {
             boolean service =
                     client.services().inNamespace(namespace).withName(extender).get() != null;
             Deployment d = deployment("extender").orElseThrow();
@@ -309,10 +307,9 @@ class OperatorLifecycleTest {
                 {"spec":{"labelKey":"e2e.schedulerops.dev/changed",
                  "plugins":{"score":{"enabled":[{"name":"NoSuchPlugin","weight":1}]}}}}""");
 
-        OperatorTests.await(
-                Duration.ofSeconds(30), "ConfigValid=False InvalidConfig", () -> condition(profile(), "ConfigValid")
-                        .map(c -> "False".equals(c.getStatus()) && "InvalidConfig".equals(c.getReason()))
-                        .orElse(false));
+        Await.until(Duration.ofSeconds(30), "ConfigValid=False InvalidConfig", () -> condition(profile(), "ConfigValid")
+                .map(c -> "False".equals(c.getStatus()) && "InvalidConfig".equals(c.getReason()))
+                .orElse(false));
         SchedulerProfile invalid = profile();
         assertThat(condition(invalid, "ConfigValid").orElseThrow().getMessage()).contains("NoSuchPlugin");
         assertThat(condition(invalid, "Ready").orElseThrow().getReason()).isEqualTo("InvalidConfig");
@@ -321,7 +318,7 @@ class OperatorLifecycleTest {
         assertThat(OperatorTests.isCurrent(invalid)).isFalse();
         assertThat(invalid.getStatus().getObservedGeneration())
                 .isEqualTo(invalid.getMetadata().getGeneration());
-        OperatorTests.holdsFor(
+        Await.holdsFor(
                 Duration.ofSeconds(5),
                 "nothing running is changed",
                 () -> deployment("scheduler")
@@ -337,7 +334,7 @@ class OperatorLifecycleTest {
         assertThat(OperatorTests.warnings(client, namespace, PROFILE)).contains("InvalidConfig");
 
         patch(PROFILE, "{\"spec\":{\"labelKey\":\"e2e.schedulerops.dev/zone\",\"plugins\":null}}");
-        OperatorTests.await(Duration.ofSeconds(60), "Ready again", () -> OperatorTests.isCurrent(profile()));
+        Await.until(Duration.ofSeconds(60), "Ready again", () -> OperatorTests.isCurrent(profile()));
     }
 
     @Test
@@ -353,7 +350,7 @@ class OperatorLifecycleTest {
                                 .formatted(PROFILE)))
                 .create();
 
-        OperatorTests.await(Duration.ofSeconds(30), "ConfigValid=False SchedulerNameConflict", () -> {
+        Await.until(Duration.ofSeconds(30), "ConfigValid=False SchedulerNameConflict", () -> {
             SchedulerProfile p = client.resources(SchedulerProfile.class)
                     .inNamespace(otherNamespace)
                     .withName("usurper")
@@ -378,7 +375,7 @@ class OperatorLifecycleTest {
                 .inNamespace(otherNamespace)
                 .withName("usurper")
                 .delete();
-        OperatorTests.await(
+        Await.until(
                 Duration.ofSeconds(30),
                 "the refused profile is deleted",
                 () -> client.resources(SchedulerProfile.class)
@@ -417,7 +414,7 @@ class OperatorLifecycleTest {
                 .withName(PROFILE)
                 .delete();
 
-        OperatorTests.await(
+        Await.until(
                 Duration.ofSeconds(90),
                 "the profile is gone",
                 () -> client.resources(SchedulerProfile.class)
@@ -519,7 +516,7 @@ class OperatorLifecycleTest {
                     .fieldManager("schedulerops-e2e")
                     .forceConflicts()
                     .serverSideApply();
-            await(Duration.ofSeconds(30), "the CRD is established", () -> {
+            Await.until(Duration.ofSeconds(30), "the CRD is established", () -> {
                 CustomResourceDefinition current = client.apiextensions()
                         .v1()
                         .customResourceDefinitions()
@@ -635,42 +632,6 @@ class OperatorLifecycleTest {
                     .flatMap(s -> s)
                     .map(o -> o.getKind() + " " + o.getMetadata().getName())
                     .toList();
-        }
-
-        static void await(Duration timeout, String what, BooleanSupplier condition) {
-            Instant deadline = Instant.now().plus(timeout);
-            RuntimeException last = null;
-            while (Instant.now().isBefore(deadline)) {
-                try {
-                    if (condition.getAsBoolean()) {
-                        return;
-                    }
-                    last = null;
-                } catch (RuntimeException e) {
-                    last = e; // e.g. the object does not exist yet
-                }
-                sleep(500);
-            }
-            throw new AssertionError("timed out after " + timeout + " waiting until " + what, last);
-        }
-
-        static void holdsFor(Duration duration, String what, BooleanSupplier condition) {
-            Instant end = Instant.now().plus(duration);
-            while (Instant.now().isBefore(end)) {
-                if (!condition.getAsBoolean()) {
-                    throw new AssertionError("expected for " + duration + ": " + what);
-                }
-                sleep(500);
-            }
-        }
-
-        private static void sleep(long millis) {
-            try {
-                Thread.sleep(millis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
         }
 
         /** The ClusterRole shipped in deploy/, read from the repository. */

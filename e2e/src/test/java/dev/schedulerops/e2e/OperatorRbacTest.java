@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schedulerops.e2e.OperatorLifecycleTest.OperatorTests;
+import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.render.Labels;
@@ -150,7 +151,7 @@ class OperatorRbacTest {
                               cpu: "1000"
                         """))
                 .create();
-        OperatorTests.await(
+        Await.until(
                 Duration.ofSeconds(60),
                 "the extender Deployment is created",
                 () -> admin.apps()
@@ -159,7 +160,7 @@ class OperatorRbacTest {
                                 .withName(PROFILE + "-extender")
                                 .get()
                         != null);
-        OperatorTests.holdsFor(
+        Await.holdsFor(
                 Duration.ofSeconds(6),
                 "no scheduler Deployment while the extender is blocked",
                 () -> admin.apps()
@@ -172,7 +173,7 @@ class OperatorRbacTest {
                 .inNamespace(namespace)
                 .withName(PROFILE)
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"extender\":{\"resources\":null}}}");
-        OperatorTests.await(
+        Await.until(
                 Duration.ofSeconds(90),
                 "the profile is Ready",
                 () -> OperatorTests.isCurrent(admin.resources(SchedulerProfile.class)
@@ -193,7 +194,7 @@ class OperatorRbacTest {
                 .inNamespace(namespace)
                 .withName(PROFILE)
                 .delete();
-        OperatorTests.await(
+        Await.until(
                 Duration.ofSeconds(90),
                 "the profile is gone",
                 () -> admin.resources(SchedulerProfile.class)

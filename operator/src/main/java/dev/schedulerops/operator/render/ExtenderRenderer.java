@@ -4,8 +4,6 @@ import dev.schedulerops.operator.api.Verb;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.Probe;
-import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
@@ -23,6 +21,7 @@ import java.util.Map;
 /** The extender's ServiceAccount, Deployment, Service and (with more than one replica) PodDisruptionBudget. */
 final class ExtenderRenderer {
     static final String DEFAULT_SCHEDULER = "default-scheduler";
+    private static final IntOrString HTTP_PORT = new IntOrString("http");
 
     private ExtenderRenderer() {}
 
@@ -86,23 +85,14 @@ final class ExtenderRenderer {
                 .withContainerPort(Names.EXTENDER_PORT)
                 .withProtocol("TCP")
                 .endPort()
-                .withLivenessProbe(probe("/healthz", 3))
-                .withReadinessProbe(probe("/readyz", 1))
-                .withStartupProbe(new ProbeBuilder(probe("/healthz", 30))
-                        .withPeriodSeconds(2)
-                        .build())
+                .withLivenessProbe(PodParts.probe("HTTP", HTTP_PORT, "/healthz", 3))
+                .withReadinessProbe(PodParts.probe("HTTP", HTTP_PORT, "/readyz", 1))
+                .withStartupProbe(PodParts.startupProbe("HTTP", HTTP_PORT, "/healthz"))
                 .withResources(resources(p.extender().resources()))
                 .withSecurityContext(PodSecurity.container())
-                .addNewVolumeMount()
-                .withName("tmp")
-                .withMountPath("/tmp")
-                .endVolumeMount()
+                .addToVolumeMounts(PodParts.tmpMount())
                 .endContainer()
-                .addNewVolume()
-                .withName("tmp")
-                .withNewEmptyDir()
-                .endEmptyDir()
-                .endVolume()
+                .addToVolumes(PodParts.tmpVolume())
                 .endSpec()
                 .endTemplate()
                 .endSpec()
@@ -116,19 +106,6 @@ final class ExtenderRenderer {
                 new EnvVar("SCHEDULEROPS_NODE_CACHE", Boolean.toString(p.extenderNeedsNodeCache()), null),
                 new EnvVar("SCHEDULEROPS_LOG_FORMAT", "json", null),
                 new EnvVar("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75", null));
-    }
-
-    private static Probe probe(String path, int failureThreshold) {
-        return new ProbeBuilder()
-                .withNewHttpGet()
-                .withPath(path)
-                .withPort(new IntOrString("http"))
-                .withScheme("HTTP")
-                .endHttpGet()
-                .withPeriodSeconds(10)
-                .withTimeoutSeconds(2)
-                .withFailureThreshold(failureThreshold)
-                .build();
     }
 
     private static TopologySpreadConstraint spread(String topologyKey, Map<String, String> selector) {

@@ -4,8 +4,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.Probe;
-import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
@@ -17,6 +15,8 @@ import java.util.Map;
 
 /** The kube-scheduler's ServiceAccount, its configuration ConfigMap and its Deployment. */
 final class SchedulerRenderer {
+    private static final IntOrString SECURE_PORT = new IntOrString(Names.SCHEDULER_SECURE_PORT);
+
     private SchedulerRenderer() {}
 
     static HasMetadata serviceAccount(ResolvedProfile p) {
@@ -68,11 +68,9 @@ final class SchedulerRenderer {
                 .withContainerPort(Names.SCHEDULER_SECURE_PORT)
                 .withProtocol("TCP")
                 .endPort()
-                .withLivenessProbe(probe("/livez", 3))
-                .withReadinessProbe(probe("/readyz", 1))
-                .withStartupProbe(new ProbeBuilder(probe("/livez", 30))
-                        .withPeriodSeconds(2)
-                        .build())
+                .withLivenessProbe(PodParts.probe("HTTPS", SECURE_PORT, "/livez", 3))
+                .withReadinessProbe(PodParts.probe("HTTPS", SECURE_PORT, "/readyz", 1))
+                .withStartupProbe(PodParts.startupProbe("HTTPS", SECURE_PORT, "/livez"))
                 .withResources(resources(s.resources()))
                 .withSecurityContext(PodSecurity.container())
                 .addNewVolumeMount()
@@ -80,10 +78,7 @@ final class SchedulerRenderer {
                 .withMountPath(Names.CONFIG_MOUNT_PATH)
                 .withReadOnly(true)
                 .endVolumeMount()
-                .addNewVolumeMount()
-                .withName("tmp")
-                .withMountPath("/tmp")
-                .endVolumeMount()
+                .addToVolumeMounts(PodParts.tmpMount())
                 .endContainer()
                 .addNewVolume()
                 .withName("config")
@@ -91,27 +86,10 @@ final class SchedulerRenderer {
                 .withName(p.names().schedulerConfig())
                 .endConfigMap()
                 .endVolume()
-                .addNewVolume()
-                .withName("tmp")
-                .withNewEmptyDir()
-                .endEmptyDir()
-                .endVolume()
+                .addToVolumes(PodParts.tmpVolume())
                 .endSpec()
                 .endTemplate()
                 .endSpec()
-                .build();
-    }
-
-    private static Probe probe(String path, int failureThreshold) {
-        return new ProbeBuilder()
-                .withNewHttpGet()
-                .withPath(path)
-                .withPort(new IntOrString(Names.SCHEDULER_SECURE_PORT))
-                .withScheme("HTTPS")
-                .endHttpGet()
-                .withPeriodSeconds(10)
-                .withTimeoutSeconds(2)
-                .withFailureThreshold(failureThreshold)
                 .build();
     }
 

@@ -1,0 +1,53 @@
+package dev.schedulerops.e2e.support;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.BooleanSupplier;
+
+/** Polling for conditions on a live cluster, the one way every e2e test waits. */
+public final class Await {
+    private static final long POLL_MILLIS = 250;
+
+    private Await() {}
+
+    /**
+     * Waits until {@code condition} holds. An exception or assertion failure while polling (say, the object does not
+     * exist yet) counts as "not yet" and becomes the cause of the timeout.
+     */
+    public static void until(Duration timeout, String what, BooleanSupplier condition) {
+        Instant deadline = Instant.now().plus(timeout);
+        Throwable last = null;
+        while (Instant.now().isBefore(deadline)) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return;
+                }
+                last = null;
+            } catch (RuntimeException | AssertionError e) {
+                last = e;
+            }
+            sleep(POLL_MILLIS);
+        }
+        throw new AssertionError("timed out after " + timeout + " waiting until " + what, last);
+    }
+
+    /** Asserts that {@code condition} keeps holding for the whole {@code duration}. */
+    public static void holdsFor(Duration duration, String what, BooleanSupplier condition) {
+        Instant end = Instant.now().plus(duration);
+        while (Instant.now().isBefore(end)) {
+            if (!condition.getAsBoolean()) {
+                throw new AssertionError("expected for " + duration + ": " + what);
+            }
+            sleep(POLL_MILLIS);
+        }
+    }
+
+    public static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+}
