@@ -62,7 +62,7 @@ class SchedulerConfigAcceptanceTest {
                 .as("validator errors")
                 .isEmpty();
 
-        String config = SchedulerConfigRenderer.render(profile, FACTS);
+        String config = SchedulerConfigRenderer.render(profile);
         Verdict verdict = ACCEPTANCE.check(config);
 
         assertThat(verdict).as("kube-scheduler's verdict on\n%s", config).isInstanceOf(Accepted.class);
@@ -74,7 +74,7 @@ class SchedulerConfigAcceptanceTest {
     @MethodSource("invalidProfiles")
     void validatorRejectsExactlyWhatTheRealSchedulerRejects(ExpectComment testCase) throws IOException {
         SchedulerProfile profile = ProfileYaml.readOne(testCase.yaml());
-        String config = SchedulerConfigRenderer.render(profile, FACTS);
+        String config = SchedulerConfigRenderer.render(profile);
 
         Verdict verdict = ACCEPTANCE.check(config);
         List<String> validatorErrors = ProfileValidator.validate(profile, FACTS);

@@ -21,20 +21,15 @@ public final class SchedulerConfigRenderer {
     private SchedulerConfigRenderer() {}
 
     /** Renders even profiles the validator rejects, so that the real kube-scheduler can be asked about them too. */
-    public static String render(SchedulerProfile profile, ClusterFacts facts) {
+    public static String render(SchedulerProfile profile) {
         return render(ResolvedProfile.of(profile));
     }
 
     public static String render(ResolvedProfile p) {
-        return render(p, p.names().extenderUrl());
+        return Yaml.write(configuration(p));
     }
 
-    /** With another extender URL: tests run the real kube-scheduler against a local extender process. */
-    public static String render(ResolvedProfile p, String extenderUrl) {
-        return Yaml.write(configuration(p, extenderUrl));
-    }
-
-    static KubeSchedulerConfiguration configuration(ResolvedProfile p, String extenderUrl) {
+    static KubeSchedulerConfiguration configuration(ResolvedProfile p) {
         var s = p.scheduler();
         var leaderElection = new LeaderElection(
                 s.leaderElect(),
@@ -58,7 +53,7 @@ public final class SchedulerConfigRenderer {
                 leaderElection,
                 positiveOrNull(s.percentageOfNodesToScore()),
                 List.of(profile),
-                List.of(extender(p, extenderUrl)));
+                List.of(extender(p, p.names().extenderUrl())));
     }
 
     private static Extender extender(ResolvedProfile p, String url) {
