@@ -2,6 +2,7 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.KubeSchedulerProcess;
@@ -103,7 +104,7 @@ class ControlPlaneSmokeTest {
                 .create();
 
         // Nobody else schedules for this schedulerName: the pod waits for our process.
-        sleep(Duration.ofSeconds(3));
+        Await.sleep(3000);
         assertThat(nodeNameOf(cluster, namespace, pod.getMetadata().getName())).isNull();
 
         try (KubeSchedulerProcess scheduler = cluster.startKubeScheduler(
@@ -163,14 +164,5 @@ class ControlPlaneSmokeTest {
                 .get()
                 .getSpec()
                 .getNodeName();
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

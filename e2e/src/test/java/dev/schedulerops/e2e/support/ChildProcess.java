@@ -106,7 +106,7 @@ public final class ChildProcess implements AutoCloseable {
                 throw new IllegalStateException(
                         name + " did not log " + pattern + " within " + timeout + ":\n" + tail());
             }
-            sleep(200);
+            Await.sleep(200);
         }
     }
 
@@ -136,14 +136,5 @@ public final class ChildProcess implements AutoCloseable {
     @Override
     public void close() {
         stop(Duration.ofSeconds(10));
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -126,7 +126,7 @@ public final class Cluster implements AutoCloseable {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
         List<String> ready = readyNodes(labels);
         while (ready.size() < n && Instant.now().isBefore(deadline)) {
-            sleep(Duration.ofMillis(500));
+            Await.sleep(500);
             ready = readyNodes(labels);
         }
         if (ready.size() < n) {
@@ -210,15 +210,6 @@ public final class Cluster implements AutoCloseable {
         }
         if (current == this) {
             current = null;
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 

@@ -99,7 +99,7 @@ public final class KubeSchedulerProcess implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
-            sleep();
+            Await.sleep(250);
         }
         throw new IllegalStateException(
                 "kube-scheduler not ready within " + timeout + " (" + last + "):\n" + process.tail());
@@ -129,15 +129,6 @@ public final class KubeSchedulerProcess implements AutoCloseable {
             context.init(null, new TrustManager[] {trustAll}, null);
             return context;
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(250);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }
