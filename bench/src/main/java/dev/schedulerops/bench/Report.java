@@ -50,9 +50,10 @@ public final class Report {
                     ops * bytes / 1e6));
         }
         md.append("\n## Load test: HTTP/1.1 keep-alive over loopback, closed loop\n\n")
-                .append("| path | mode | nodes | request bytes | concurrency | seconds | requests | errors | req/s |"
-                        + " p50 ms | p90 ms | p99 ms | max ms |\n")
-                .append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                .append(
+                        "| server | path | mode | nodes | request bytes | reply bytes | concurrency | seconds | requests |"
+                                + " errors | req/s | p50 ms | p90 ms | p99 ms | max ms |\n")
+                .append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         List<String> lines = Files.readAllLines(Path.of(args[1]), StandardCharsets.UTF_8);
         for (String line : lines) {
             if (line.isBlank()) {
@@ -61,11 +62,13 @@ public final class Report {
             JsonNode r = JSON.readTree(line);
             md.append(String.format(
                     Locale.ROOT,
-                    "| %s | %s | %d | %,d | %d | %d | %,d | %d | %,.0f | %.3f | %.3f | %.3f | %.3f |%n",
+                    "| %s | %s | %s | %d | %,d | %,d | %d | %d | %,d | %d | %,.0f | %.3f | %.3f | %.3f | %.3f |%n",
+                    r.path("target").asText("extender"),
                     r.get("path").asText(),
                     r.get("mode").asText(),
                     r.get("nodes").asInt(),
                     r.get("requestBytes").asInt(),
+                    r.path("replyBytes").asLong(),
                     r.get("concurrency").asInt(),
                     r.get("seconds").asInt(),
                     r.get("requests").asLong(),

@@ -140,9 +140,11 @@ public final class ExtenderVerbs {
         int n = args.nodeCount();
         String[] values = new String[n];
         if (args.namesOnly()) {
-            List<String> names = args.nodeNames();
+            byte[] body = args.body();
             for (int i = 0; i < n; i++) {
-                values[i] = nodeCache.labelValue(names.get(i));
+                values[i] = args.nameHasEscapes(i)
+                        ? nodeCache.labelValue(args.nodeName(i))
+                        : nodeCache.labelValue(body, args.nameFrom(i), args.nameTo(i));
             }
         } else {
             List<NodeItem> nodes = args.nodes();

@@ -41,6 +41,18 @@ class ExtenderVerbsTest {
     }
 
     @Test
+    void namesOnlyNamesWithEscapesAreLookedUpByWhatTheySpell() throws Exception {
+        cache.put("bA", "5").put("c", null);
+
+        Outcome outcome = filter("{\"Pod\":{},\"NodeNames\":[\"b\\u0041\",\"c\",\"\\u0063\"]}", false);
+
+        JsonNode reply = tree(outcome);
+        assertThat(reply.get("NodeNames").toString()).isEqualTo("[\"bA\"]");
+        assertThat(reply.get("FailedAndUnresolvableNodes").size()).isEqualTo(1);
+        assertThat(outcome.reply().toString()).contains("\"b\\u0041\"").contains("\"\\u0063\":");
+    }
+
+    @Test
     void anEmptyLabelValueStillCarriesTheLabel() throws Exception {
         String json = "{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"a\",\"labels\":{\"" + KEY
                 + "\":\"\"}}}]}}";

@@ -101,6 +101,11 @@ public final class InformerNodeCache implements NodeCache {
     }
 
     @Override
+    public String labelValue(byte[] utf8, int from, int to) {
+        return labels.labelValue(utf8, from, to);
+    }
+
+    @Override
     public void close() {
         closed = true;
         watchdog.shutdownNow();

@@ -1,5 +1,7 @@
 package dev.schedulerops.extender.nodecache;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * What the extender knows about nodes when kube-scheduler sends names only ({@code nodeCacheCapable: true}): for
  * each node, the value of the configured label. Implementations are safe for concurrent use.
@@ -16,6 +18,14 @@ public interface NodeCache extends AutoCloseable {
      * by identity) when the node is not in the cache.
      */
     String labelValue(String nodeName);
+
+    /**
+     * The same answer as {@link #labelValue(String)} for the node whose name is the UTF-8 bytes {@code utf8[from,
+     * to)}, without decoding them; implementations override this to look names up straight from a request body.
+     */
+    default String labelValue(byte[] utf8, int from, int to) {
+        return labelValue(new String(utf8, from, to - from, StandardCharsets.UTF_8));
+    }
 
     @Override
     default void close() {}

@@ -1,35 +1,75 @@
 package dev.schedulerops.extender.protocol;
 
+import java.util.AbstractList;
+import java.util.BitSet;
 import java.util.List;
 
 /**
- * The decoded {@code ExtenderArgs} of a filter or prioritize call. Exactly one of {@link #nodes()} (full-node mode,
- * {@code nodeCacheCapable: false}) and {@link #nodeNames()} (names-only mode) is non-null.
+ * The decoded {@code ExtenderArgs} of a filter or prioritize call: full nodes ({@code nodeCacheCapable: false}) or
+ * node names only.
  *
+ * @param nodes the nodes in full-node mode, null in names-only mode
  * @param body the request body; {@link NodeItem} offsets and {@code nameRanges} point into it
- * @param nameRanges in full-node mode, for node {@code i}, {@code [2i, 2i+1)} is the byte range of its name's JSON
- *     string literal in {@code body} (quotes included), so replies copy names without re-encoding them; null in
- *     names-only mode, where names are short and cheaper to encode than to locate
+ * @param nameRanges for node {@code i}, {@code [2i, 2i+1)} is the byte range of its name's JSON string literal in
+ *     {@code body} (quotes included), in both modes, so replies copy names without re-encoding them
+ * @param escapedNames in names-only mode, the names written with escape sequences (null when none are)
  */
-public record ExtenderArgs(PodRef pod, List<NodeItem> nodes, List<String> nodeNames, byte[] body, int[] nameRanges) {
+public record ExtenderArgs(PodRef pod, List<NodeItem> nodes, byte[] body, int[] nameRanges, BitSet escapedNames) {
     public boolean namesOnly() {
-        return nodeNames != null;
+        return nodes == null;
     }
 
     public int nodeCount() {
-        return namesOnly() ? nodeNames.size() : nodes.size();
+        return nameRanges.length / 2;
     }
 
     public String nodeName(int index) {
-        return namesOnly() ? nodeNames.get(index) : nodes.get(index).name();
+        if (!namesOnly()) {
+            return nodes.get(index).name();
+        }
+        return NodeNameLiterals.decode(body, nameRanges[2 * index], nameRanges[2 * index + 1], nameHasEscapes(index));
+    }
+
+    /** The node names, decoded on access. */
+    public List<String> nodeNames() {
+        return new AbstractList<>() {
+            @Override
+            public String get(int index) {
+                return nodeName(index);
+            }
+
+            @Override
+            public int size() {
+                return nodeCount();
+            }
+        };
+    }
+
+    /**
+     * Whether name {@code index}'s literal uses escape sequences, so its bytes between the quotes are not the name's
+     * UTF-8 bytes. Always false in full-node mode, where names are not looked up by their bytes.
+     */
+    public boolean nameHasEscapes(int index) {
+        return escapedNames != null && escapedNames.get(index);
+    }
+
+    /** Where name {@code index}'s characters start in {@link #body()} (after the opening quote). */
+    public int nameFrom(int index) {
+        return nameRanges[2 * index] + 1;
+    }
+
+    /** Where name {@code index}'s characters end in {@link #body()} (at the closing quote). */
+    public int nameTo(int index) {
+        return nameRanges[2 * index + 1] - 1;
+    }
+
+    /** The length of name {@code index}'s JSON string literal in {@link #body()}, quotes included. */
+    public int nameBytes(int index) {
+        return nameRanges[2 * index + 1] - nameRanges[2 * index];
     }
 
     /** Appends node {@code index}'s name to {@code reply} as a JSON string, copied from the request. */
     public void appendName(Reply reply, int index) {
-        if (nameRanges == null) {
-            reply.string(nodeNames.get(index));
-        } else {
-            reply.raw(body, nameRanges[2 * index], nameRanges[2 * index + 1]);
-        }
+        reply.raw(body, nameRanges[2 * index], nameRanges[2 * index + 1]);
     }
 }

@@ -24,7 +24,7 @@ public final class Replies {
     public static Reply filterResult(ExtenderArgs args, int[] kept, int keptCount, FailedNodes unresolvable) {
         Reply reply;
         if (args.namesOnly()) {
-            reply = new Reply(64 + keptCount * 24 + unresolvable.size() * 120);
+            reply = new Reply(namesOnlyFilterBytes(args, kept, keptCount, unresolvable));
             reply.ascii("{\"Nodes\":null,\"NodeNames\":[");
             for (int i = 0; i < keptCount; i++) {
                 if (i > 0) {
@@ -48,6 +48,18 @@ public final class Replies {
             reply.ch(':').raw(unresolvable.reason(i), 0, unresolvable.reason(i).length);
         }
         return reply.ascii("},\"Error\":\"\"}");
+    }
+
+    /** The exact size of a names-only filter reply, so that its buffer is allocated once and never copied. */
+    private static int namesOnlyFilterBytes(ExtenderArgs args, int[] kept, int keptCount, FailedNodes unresolvable) {
+        int bytes = 96;
+        for (int i = 0; i < keptCount; i++) {
+            bytes += args.nameBytes(kept[i]) + 1;
+        }
+        for (int i = 0; i < unresolvable.size(); i++) {
+            bytes += args.nameBytes(unresolvable.node(i)) + unresolvable.reason(i).length + 2;
+        }
+        return bytes;
     }
 
     /** Copies runs of consecutive kept items as single byte ranges (the separators between them come along). */

@@ -34,7 +34,7 @@ public final class RequestDecoder {
         try (JsonParser p = open(body, length)) {
             PodRef pod = null;
             List<NodeItem> nodes = null;
-            List<String> names = null;
+            NodeNameLiterals names = null;
             NameRanges nodeRanges = new NameRanges();
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
@@ -45,7 +45,7 @@ public final class RequestDecoder {
                     nodeRanges.clear();
                     nodes = readNodeList(p, value, nodeRanges);
                 } else if (field.equalsIgnoreCase("NodeNames")) {
-                    names = readNodeNames(p, value);
+                    names = readNodeNames(p, value, body, length);
                 } else {
                     p.skipChildren();
                 }
@@ -60,7 +60,9 @@ public final class RequestDecoder {
             if (nodes == null && names == null) {
                 throw new BadRequestException("one of \"Nodes\" and \"NodeNames\" is required");
             }
-            return new ExtenderArgs(pod, nodes, names, body, names != null ? null : nodeRanges.toArray());
+            return names != null
+                    ? new ExtenderArgs(pod, null, body, names.ranges(), names.escaped())
+                    : new ExtenderArgs(pod, nodes, body, nodeRanges.toArray(), null);
         } catch (JsonProcessingException e) {
             throw malformed(e);
         } catch (IOException e) {
@@ -359,22 +361,18 @@ public final class RequestDecoder {
         return uids;
     }
 
-    private static List<String> readNodeNames(JsonParser p, JsonToken token) throws IOException, BadRequestException {
+    private static NodeNameLiterals readNodeNames(JsonParser p, JsonToken token, byte[] body, int length)
+            throws IOException, BadRequestException {
         if (token == JsonToken.VALUE_NULL) {
             return null;
         }
         if (token != JsonToken.START_ARRAY) {
-            throw new BadRequestException("\"NodeNames\" must be an array of strings or null");
+            throw NodeNameLiterals.notStrings();
         }
-        List<String> values = new ArrayList<>();
-        JsonToken item;
-        while ((item = p.nextToken()) != JsonToken.END_ARRAY) {
-            if (item != JsonToken.VALUE_STRING) {
-                throw new BadRequestException("\"NodeNames\" must be an array of strings or null");
-            }
-            values.add(p.getText());
-        }
-        return values;
+        int open = (int) p.currentTokenLocation().getByteOffset();
+        // Jackson checks the array is well-formed without materialising its strings; the scan then only locates them.
+        p.skipChildren();
+        return NodeNameLiterals.scan(body, open, length);
     }
 
     /** A growable list of [start, end) pairs. */

@@ -1,0 +1,63 @@
+package dev.schedulerops.extender.nodecache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class StaticNodeCacheTest {
+    private final StaticNodeCache cache = new StaticNodeCache();
+
+    /** Looks a name up the way names-only requests do: by its bytes inside a larger body. */
+    private String byBytes(String name) {
+        byte[] body = ("[\"" + name + "\"]").getBytes(StandardCharsets.UTF_8);
+        return cache.labelValue(body, 2, body.length - 2);
+    }
+
+    @Test
+    void bytesAndStringLookupsGiveTheSameThreeAnswers() {
+        cache.put("labelled", "7").put("bare", null);
+
+        assertThat(byBytes("labelled")).isEqualTo("7").isEqualTo(cache.labelValue("labelled"));
+        assertThat(byBytes("bare")).isNull();
+        assertThat(cache.labelValue("bare")).isNull();
+        assertThat(byBytes("never-seen")).isSameAs(NodeCache.UNKNOWN_NODE);
+        assertThat(cache.labelValue("never-seen")).isSameAs(NodeCache.UNKNOWN_NODE);
+    }
+
+    @Test
+    void byteLookupsSeeEveryWriteThatChangedSomething() {
+        cache.put("n", "1");
+        assertThat(byBytes("n")).isEqualTo("1");
+
+        cache.put("n", "2");
+        assertThat(byBytes("n")).isEqualTo("2");
+
+        cache.put("n", null);
+        assertThat(byBytes("n")).isNull();
+
+        cache.remove("n");
+        assertThat(byBytes("n")).isSameAs(NodeCache.UNKNOWN_NODE);
+    }
+
+    @Test
+    void findsEveryNodeOfALargeClusterAndNoPrefixOrExtensionOfThem() {
+        IntStream.range(0, 5000).forEach(i -> cache.put(String.format("node-%05d", i), Integer.toString(i % 7)));
+
+        IntStream.range(0, 5000)
+                .forEach(i -> assertThat(byBytes(String.format("node-%05d", i))).isEqualTo(Integer.toString(i % 7)));
+        assertThat(byBytes("node-0000")).isSameAs(NodeCache.UNKNOWN_NODE);
+        assertThat(byBytes("node-000001")).isSameAs(NodeCache.UNKNOWN_NODE);
+        assertThat(byBytes("node-05000")).isSameAs(NodeCache.UNKNOWN_NODE);
+        assertThat(byBytes("")).isSameAs(NodeCache.UNKNOWN_NODE);
+    }
+
+    @Test
+    void namesAreMatchedByTheirUtf8Bytes() {
+        cache.put("nœud-ü", "3");
+
+        assertThat(byBytes("nœud-ü")).isEqualTo("3");
+        assertThat(byBytes("noeud-u")).isSameAs(NodeCache.UNKNOWN_NODE);
+    }
+}
