@@ -29,6 +29,13 @@ public final class NodeJson {
 
     private NodeJson() {}
 
+    /** Writes a request body to a file, for load tools other than ours: {@code NodeJson full|names NODES FILE}. */
+    public static void main(String[] args) throws java.io.IOException {
+        int count = Integer.parseInt(args[1]);
+        byte[] body = args[0].equals("full") ? fullNodesRequest(count) : namesOnlyRequest(count);
+        java.nio.file.Files.write(java.nio.file.Path.of(args[2]), body);
+    }
+
     /** Node names {@code node-00000..}; about 80 % carry the label with a value in 0..999. */
     public static List<String> names(int count) {
         List<String> names = new ArrayList<>(count);
