@@ -24,7 +24,8 @@ import java.util.stream.Collectors;
  * @param leaseName the lease's name
  * @param extenderImage the extender image for profiles that do not pin one
  * @param schedulerImageRepository the kube-scheduler image repository; the tag is the cluster's version
- * @param logFormat json or text (read by logback.xml directly; recorded here to validate it)
+ * @param logFormat exactly json or text: logback.xml reads the variable directly, unchanged, and any other value
+ *     (even "JSON" or " json") would leave it without an appender, so without any logs; recorded here to validate it
  * @param httpPort port of /healthz, /readyz and /metrics; 0 picks a free one
  * @param httpBindAddress address that server binds to
  */
@@ -46,7 +47,8 @@ public record OperatorConfig(
     public OperatorConfig {
         watchNamespaces = Set.copyOf(watchNamespaces);
         if (!logFormat.equals("json") && !logFormat.equals("text")) {
-            throw new IllegalArgumentException("SCHEDULEROPS_LOG_FORMAT must be json or text, not " + logFormat);
+            throw new IllegalArgumentException("SCHEDULEROPS_LOG_FORMAT must be exactly json or text (lower case, as"
+                    + " logback.xml reads it unchanged), not '" + logFormat + "'");
         }
         if (httpPort < 0 || httpPort > 65535) {
             throw new IllegalArgumentException("SCHEDULEROPS_HTTP_PORT must be 0..65535, not " + httpPort);
@@ -79,7 +81,8 @@ public record OperatorConfig(
                 nonBlank(env.get("SCHEDULEROPS_EXTENDER_IMAGE")).orElse(ClusterFacts.BuildInfo.defaultExtenderImage()),
                 nonBlank(env.get("SCHEDULEROPS_SCHEDULER_IMAGE_REPOSITORY"))
                         .orElse(ClusterFacts.DEFAULT_SCHEDULER_IMAGE_REPOSITORY),
-                nonBlank(env.get("SCHEDULEROPS_LOG_FORMAT")).orElse("text").toLowerCase(Locale.ROOT),
+                // Not trimmed or case-folded: logback.xml includes logback-${SCHEDULEROPS_LOG_FORMAT:-text}.xml as is.
+                Optional.ofNullable(env.get("SCHEDULEROPS_LOG_FORMAT")).orElse("text"),
                 integer(env, "SCHEDULEROPS_HTTP_PORT", 8080),
                 nonBlank(env.get("SCHEDULEROPS_HTTP_BIND_ADDRESS")).orElse("0.0.0.0"));
     }

@@ -42,7 +42,7 @@ class OperatorConfigTest {
                         "SCHEDULEROPS_LEADER_ELECTION_NAMESPACE", "ops",
                         "SCHEDULEROPS_EXTENDER_IMAGE", "example.com/ext:1",
                         "SCHEDULEROPS_SCHEDULER_IMAGE_REPOSITORY", "mirror.example.com/kube-scheduler",
-                        "SCHEDULEROPS_LOG_FORMAT", "JSON",
+                        "SCHEDULEROPS_LOG_FORMAT", "json",
                         "SCHEDULEROPS_HTTP_PORT", "0",
                         "SCHEDULEROPS_HTTP_BIND_ADDRESS", "127.0.0.1",
                         "KUBERNETES_SERVICE_HOST", "10.0.0.1"),
@@ -69,6 +69,23 @@ class OperatorConfigTest {
         assertThatThrownBy(
                         () -> OperatorConfig.fromEnvironment(Map.of("SCHEDULEROPS_LOG_FORMAT", "xml"), Optional::empty))
                 .hasMessageContaining("SCHEDULEROPS_LOG_FORMAT");
+    }
+
+    @Test
+    void theLogFormatMustBeExactlyWhatLogbackIncludes() {
+        // logback.xml includes logback-${SCHEDULEROPS_LOG_FORMAT}.xml unchanged: "JSON" would mean no logs at all.
+        assertThatThrownBy(() ->
+                        OperatorConfig.fromEnvironment(Map.of("SCHEDULEROPS_LOG_FORMAT", "JSON"), Optional::empty))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("SCHEDULEROPS_LOG_FORMAT")
+                .hasMessageContaining("json or text")
+                .hasMessageContaining("'JSON'");
+        assertThatThrownBy(() ->
+                        OperatorConfig.fromEnvironment(Map.of("SCHEDULEROPS_LOG_FORMAT", " json"), Optional::empty))
+                .hasMessageContaining("json or text");
+        assertThat(OperatorConfig.fromEnvironment(Map.of("SCHEDULEROPS_LOG_FORMAT", "text"), Optional::empty)
+                        .logFormat())
+                .isEqualTo("text");
     }
 
     @Test
