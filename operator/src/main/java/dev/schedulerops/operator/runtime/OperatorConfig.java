@@ -61,9 +61,19 @@ public record OperatorConfig(
 
     /** The environment with {@code overrides} (same SCHEDULEROPS_* keys, e.g. from command-line flags) on top. */
     public static OperatorConfig fromEnvironment(Map<String, String> overrides) {
-        Map<String, String> env = new HashMap<>(System.getenv());
-        env.putAll(overrides);
-        return fromEnvironment(env, OperatorConfig::podNamespace);
+        return fromEnvironment(System.getenv(), overrides, OperatorConfig::podNamespace);
+    }
+
+    /**
+     * @param env the environment variables
+     * @param overrides values that replace those of {@code env} with the same key (e.g. from command-line flags)
+     * @param podNamespace the namespace of the pod this runs in, when it runs in one
+     */
+    public static OperatorConfig fromEnvironment(
+            Map<String, String> env, Map<String, String> overrides, Supplier<Optional<String>> podNamespace) {
+        Map<String, String> merged = new HashMap<>(env);
+        merged.putAll(overrides);
+        return fromEnvironment(merged, podNamespace);
     }
 
     /**

@@ -3,7 +3,6 @@ package dev.schedulerops.operator.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.operator.runtime.OperatorConfig;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -20,13 +19,13 @@ class RunCommandTest {
                         "--watch-namespaces=a,b",
                         "--http-port=0",
                         "--http-bind-address=127.0.0.1");
-        Map<String, String> env = new HashMap<>(Map.of(
+        Map<String, String> env = Map.of(
                 "SCHEDULEROPS_LEADER_ELECTION", "true",
                 "SCHEDULEROPS_WATCH_NAMESPACES", "c",
-                "SCHEDULEROPS_EXTENDER_IMAGE", "example.com/extender:1"));
-        env.putAll(command.flagOverrides());
+                "SCHEDULEROPS_EXTENDER_IMAGE", "example.com/extender:1");
 
-        OperatorConfig config = OperatorConfig.fromEnvironment(env, Optional::empty);
+        // The merge run() uses, with a given environment instead of System.getenv().
+        OperatorConfig config = OperatorConfig.fromEnvironment(env, command.flagOverrides(), Optional::empty);
 
         assertThat(config.leaderElection()).isFalse();
         assertThat(config.watchNamespaces()).containsExactlyInAnyOrder("a", "b");
