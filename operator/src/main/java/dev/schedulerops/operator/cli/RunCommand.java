@@ -88,13 +88,13 @@ public final class RunCommand implements Callable<Integer> {
     /** Flags override the environment variable of the same setting. */
     Map<String, String> flagOverrides() {
         Map<String, String> overrides = new HashMap<>();
-        putIfSet(overrides, "SCHEDULEROPS_WATCH_NAMESPACES", watchNamespaces);
-        putIfSet(overrides, "SCHEDULEROPS_LEADER_ELECTION", leaderElection);
-        putIfSet(overrides, "SCHEDULEROPS_LEADER_ELECTION_NAMESPACE", leaderElectionNamespace);
-        putIfSet(overrides, "SCHEDULEROPS_EXTENDER_IMAGE", extenderImage);
-        putIfSet(overrides, "SCHEDULEROPS_SCHEDULER_IMAGE_REPOSITORY", schedulerImageRepository);
-        putIfSet(overrides, "SCHEDULEROPS_HTTP_PORT", httpPort);
-        putIfSet(overrides, "SCHEDULEROPS_HTTP_BIND_ADDRESS", httpBindAddress);
+        putIfSet(overrides, OperatorConfig.ENV_WATCH_NAMESPACES, watchNamespaces);
+        putIfSet(overrides, OperatorConfig.ENV_LEADER_ELECTION, leaderElection);
+        putIfSet(overrides, OperatorConfig.ENV_LEADER_ELECTION_NAMESPACE, leaderElectionNamespace);
+        putIfSet(overrides, OperatorConfig.ENV_EXTENDER_IMAGE, extenderImage);
+        putIfSet(overrides, OperatorConfig.ENV_SCHEDULER_IMAGE_REPOSITORY, schedulerImageRepository);
+        putIfSet(overrides, OperatorConfig.ENV_HTTP_PORT, httpPort);
+        putIfSet(overrides, OperatorConfig.ENV_HTTP_BIND_ADDRESS, httpBindAddress);
         return overrides;
     }
 

@@ -40,6 +40,16 @@ public record OperatorConfig(
         int httpPort,
         String httpBindAddress) {
 
+    // The environment variables read, also the keys of fromEnvironment's overrides.
+    public static final String ENV_WATCH_NAMESPACES = "SCHEDULEROPS_WATCH_NAMESPACES";
+    public static final String ENV_LEADER_ELECTION = "SCHEDULEROPS_LEADER_ELECTION";
+    public static final String ENV_LEADER_ELECTION_NAMESPACE = "SCHEDULEROPS_LEADER_ELECTION_NAMESPACE";
+    public static final String ENV_EXTENDER_IMAGE = "SCHEDULEROPS_EXTENDER_IMAGE";
+    public static final String ENV_SCHEDULER_IMAGE_REPOSITORY = "SCHEDULEROPS_SCHEDULER_IMAGE_REPOSITORY";
+    public static final String ENV_LOG_FORMAT = "SCHEDULEROPS_LOG_FORMAT";
+    public static final String ENV_HTTP_PORT = "SCHEDULEROPS_HTTP_PORT";
+    public static final String ENV_HTTP_BIND_ADDRESS = "SCHEDULEROPS_HTTP_BIND_ADDRESS";
+
     public static final String LEASE_NAME = "schedulerops-operator";
     public static final Path SERVICE_ACCOUNT_NAMESPACE =
             Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
@@ -47,11 +57,11 @@ public record OperatorConfig(
     public OperatorConfig {
         watchNamespaces = Set.copyOf(watchNamespaces);
         if (!logFormat.equals("json") && !logFormat.equals("text")) {
-            throw new IllegalArgumentException("SCHEDULEROPS_LOG_FORMAT must be exactly json or text (lower case, as"
+            throw new IllegalArgumentException(ENV_LOG_FORMAT + " must be exactly json or text (lower case, as"
                     + " logback.xml reads it unchanged), not '" + logFormat + "'");
         }
         if (httpPort < 0 || httpPort > 65535) {
-            throw new IllegalArgumentException("SCHEDULEROPS_HTTP_PORT must be 0..65535, not " + httpPort);
+            throw new IllegalArgumentException(ENV_HTTP_PORT + " must be 0..65535, not " + httpPort);
         }
     }
 
@@ -84,17 +94,17 @@ public record OperatorConfig(
         Optional<String> inPod = podNamespace.get();
         boolean inCluster = inPod.isPresent() && env.containsKey("KUBERNETES_SERVICE_HOST");
         return new OperatorConfig(
-                namespaces(env.getOrDefault("SCHEDULEROPS_WATCH_NAMESPACES", "")),
-                bool(env, "SCHEDULEROPS_LEADER_ELECTION", inCluster),
-                nonBlank(env.get("SCHEDULEROPS_LEADER_ELECTION_NAMESPACE")).orElse(inPod.orElse("default")),
+                namespaces(env.getOrDefault(ENV_WATCH_NAMESPACES, "")),
+                bool(env, ENV_LEADER_ELECTION, inCluster),
+                nonBlank(env.get(ENV_LEADER_ELECTION_NAMESPACE)).orElse(inPod.orElse("default")),
                 LEASE_NAME,
-                nonBlank(env.get("SCHEDULEROPS_EXTENDER_IMAGE")).orElse(ClusterFacts.BuildInfo.defaultExtenderImage()),
-                nonBlank(env.get("SCHEDULEROPS_SCHEDULER_IMAGE_REPOSITORY"))
+                nonBlank(env.get(ENV_EXTENDER_IMAGE)).orElse(ClusterFacts.BuildInfo.defaultExtenderImage()),
+                nonBlank(env.get(ENV_SCHEDULER_IMAGE_REPOSITORY))
                         .orElse(ClusterFacts.DEFAULT_SCHEDULER_IMAGE_REPOSITORY),
                 // Not trimmed or case-folded: logback.xml includes logback-${SCHEDULEROPS_LOG_FORMAT:-text}.xml as is.
-                Optional.ofNullable(env.get("SCHEDULEROPS_LOG_FORMAT")).orElse("text"),
-                integer(env, "SCHEDULEROPS_HTTP_PORT", 8080),
-                nonBlank(env.get("SCHEDULEROPS_HTTP_BIND_ADDRESS")).orElse("0.0.0.0"));
+                Optional.ofNullable(env.get(ENV_LOG_FORMAT)).orElse("text"),
+                integer(env, ENV_HTTP_PORT, 8080),
+                nonBlank(env.get(ENV_HTTP_BIND_ADDRESS)).orElse("0.0.0.0"));
     }
 
     public static Set<String> namespaces(String commaSeparated) {
