@@ -15,8 +15,4 @@ public sealed interface ConfigOutcome {
 
     /** Another profile, {@code holder} ("namespace/name"), already claims the same schedulerName. */
     record Conflict(String schedulerName, String holder) implements ConfigOutcome {}
-
-    default boolean isValid() {
-        return this instanceof Valid;
-    }
 }

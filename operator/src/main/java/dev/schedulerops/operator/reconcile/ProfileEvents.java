@@ -11,10 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Kubernetes Events on a SchedulerProfile (`kubectl describe` shows them). Best effort: a failure is only logged. */
-public class ProfileEvents {
-    public static final String COMPONENT = "schedulerops-operator";
-    public static final String NORMAL = "Normal";
-    public static final String WARNING = "Warning";
+public final class ProfileEvents {
+    private static final String COMPONENT = "schedulerops-operator";
+    private static final String NORMAL = "Normal";
+    private static final String WARNING = "Warning";
 
     private static final Logger LOG = LoggerFactory.getLogger(ProfileEvents.class);
     private static final AtomicLong SEQUENCE = new AtomicLong();
@@ -35,7 +35,7 @@ public class ProfileEvents {
         record(profile, WARNING, reason, message);
     }
 
-    protected void record(SchedulerProfile profile, String type, String reason, String message) {
+    private void record(SchedulerProfile profile, String type, String reason, String message) {
         String namespace = profile.getMetadata().getNamespace();
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         Event event = new EventBuilder()

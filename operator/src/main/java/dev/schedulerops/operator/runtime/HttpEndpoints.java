@@ -26,7 +26,6 @@ public final class HttpEndpoints implements AutoCloseable {
             throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(bindAddress, port), 16);
         server.createContext("/healthz", exchange -> probe(exchange, live));
-        server.createContext("/livez", exchange -> probe(exchange, live));
         server.createContext("/readyz", exchange -> probe(exchange, ready));
         server.createContext(
                 "/metrics",

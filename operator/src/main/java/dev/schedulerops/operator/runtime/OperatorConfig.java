@@ -65,10 +65,6 @@ public record OperatorConfig(
         }
     }
 
-    public static OperatorConfig fromEnvironment() {
-        return fromEnvironment(System.getenv(), OperatorConfig::podNamespace);
-    }
-
     /** The environment with {@code overrides} (same SCHEDULEROPS_* keys, e.g. from command-line flags) on top. */
     public static OperatorConfig fromEnvironment(Map<String, String> overrides) {
         return fromEnvironment(System.getenv(), overrides, OperatorConfig::podNamespace);

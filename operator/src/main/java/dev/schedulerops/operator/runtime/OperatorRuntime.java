@@ -38,10 +38,10 @@ public final class OperatorRuntime implements AutoCloseable {
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean failed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final ClusterFacts facts;
 
     private OperatorRuntime(OperatorConfig config, KubernetesClient client) throws IOException {
-        this.facts = new ClusterFacts(serverVersion(client), config.extenderImage(), config.schedulerImageRepository());
+        ClusterFacts facts =
+                new ClusterFacts(serverVersion(client), config.extenderImage(), config.schedulerImageRepository());
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ClassLoaderMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
@@ -150,14 +150,6 @@ public final class OperatorRuntime implements AutoCloseable {
 
     public int httpPort() {
         return endpoints.port();
-    }
-
-    public ClusterFacts clusterFacts() {
-        return facts;
-    }
-
-    public boolean isReady() {
-        return started.get() && !closed.get();
     }
 
     @Override
