@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +16,6 @@ public final class ProfileEvents {
     private static final String WARNING = "Warning";
 
     private static final Logger LOG = LoggerFactory.getLogger(ProfileEvents.class);
-    private static final AtomicLong SEQUENCE = new AtomicLong();
 
     private final KubernetesClient client;
     private final String instance;
@@ -40,9 +38,8 @@ public final class ProfileEvents {
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         Event event = new EventBuilder()
                 .withNewMetadata()
-                .withName(profile.getMetadata().getName() + "."
-                        + Long.toHexString(System.currentTimeMillis())
-                        + Long.toHexString(SEQUENCE.incrementAndGet()))
+                // Created (not applied), so the API server makes the name unique.
+                .withGenerateName(profile.getMetadata().getName() + ".")
                 .withNamespace(namespace)
                 .endMetadata()
                 .withNewInvolvedObject()
