@@ -56,7 +56,12 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     public static final String NAME = "schedulerprofile";
     public static final String FINALIZER = "schedulerops.dev/cleanup";
 
-    /** Re-check while waiting or refused, in case an event is missed (e.g. the conflicting profile goes away). */
+    /**
+     * Re-check a profile refused for a schedulerName conflict: no event reaches it when the holder goes away or
+     * changes its schedulerName. Every other non-Ready state is event-driven: the owned informers reconcile the
+     * profile on every change of its Deployments, and an invalid profile can only become valid by its own change.
+     * maxReconciliationInterval still covers missed events.
+     */
     static final Duration RECHECK = Duration.ofSeconds(30);
 
     static final long TEARDOWN_POLL_MILLIS = 1000;
@@ -147,7 +152,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
             statuses.wrote(uid, next);
         }
         UpdateControl<SchedulerProfile> control = UpdateControl.noUpdate();
-        if (!ready) {
+        if (outcome instanceof ConfigOutcome.Conflict) {
             control.rescheduleAfter(RECHECK);
         }
         return control;
