@@ -32,10 +32,23 @@ public final class ResourceApplier {
      * The outcome of applying one object.
      *
      * @param object the object as the API server returned it
-     * @param created it did not exist before (first creation, or it was deleted by hand)
-     * @param changed it existed and the apply changed it
+     * @param before the cached object before the apply, or null if there was none
      */
-    public record Applied(HasMetadata object, boolean created, boolean changed, HasMetadata before) {}
+    public record Applied(HasMetadata object, HasMetadata before) {
+
+        /** It did not exist before (first creation, or it was deleted by hand). */
+        public boolean created() {
+            return before == null;
+        }
+
+        /** It existed and the apply changed it (a new resourceVersion). */
+        public boolean changed() {
+            return before != null
+                    && !Objects.equals(
+                            before.getMetadata().getResourceVersion(),
+                            object.getMetadata().getResourceVersion());
+        }
+    }
 
     public Applied apply(SchedulerProfile owner, HasMetadata desired) {
         if (owner.getMetadata().getNamespace().equals(desired.getMetadata().getNamespace())) {
@@ -46,16 +59,12 @@ public final class ResourceApplier {
                 .fieldManager(FIELD_MANAGER)
                 .forceConflicts()
                 .serverSideApply();
-        boolean created = before == null;
-        boolean changed = !created
-                && !Objects.equals(
-                        before.getMetadata().getResourceVersion(),
-                        after.getMetadata().getResourceVersion());
-        if (created || changed) {
-            LOG.info("{} {} {}", created ? "created" : "updated", after.getKind(), qualifiedName(after));
+        Applied applied = new Applied(after, before);
+        if (applied.created() || applied.changed()) {
+            LOG.info("{} {} {}", applied.created() ? "created" : "updated", after.getKind(), qualifiedName(after));
             informers.wrote(before, after);
         }
-        return new Applied(after, created, changed, before);
+        return applied;
     }
 
     static OwnerReference ownerReference(SchedulerProfile owner) {
