@@ -64,6 +64,20 @@ class SchedulerNameConflictsTest {
     }
 
     @Test
+    void aProfileNeverConflictsWithAnotherCopyOfItselfWhateverItsCreationTimestamp() {
+        // Same namespace/name, different creationTimestamp (e.g. a cached copy from before the profile was deleted
+        // and created again): CLAIM_ORDER alone would name the older copy as the holder, only the key filter does not.
+        SchedulerProfile current = profile("a", "one", "x", "2024-01-02T00:00:00Z");
+        SchedulerProfile olderCopy = profile("a", "one", "x", "2024-01-01T00:00:00Z");
+
+        assertThat(SchedulerNameConflicts.CLAIM_ORDER.compare(olderCopy, current))
+                .isNegative();
+        assertThat(SchedulerNameConflicts.holderOf(current, List.of(olderCopy, current)))
+                .isEmpty();
+        assertThat(SchedulerNameConflicts.holderOf(current, List.of(olderCopy))).isEmpty();
+    }
+
+    @Test
     void withSeveralClaimantsTheOldestIsNamed() {
         SchedulerProfile oldest = profile("c", "c", "shared", "2024-01-01T00:00:00Z");
         SchedulerProfile middle = profile("a", "a", "shared", "2024-01-02T00:00:00Z");
