@@ -39,5 +39,7 @@ class StatusMemoryTest {
 
         assertThat(memory.previous("uid", status("a"))).isEqualTo(status("a"));
         assertThat(memory.previous("other", null)).isNull();
+        // A uid we never wrote for falls back to the cached status.
+        assertThat(memory.previous("other", status("a"))).isEqualTo(status("a"));
     }
 }
