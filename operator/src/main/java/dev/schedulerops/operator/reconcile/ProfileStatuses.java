@@ -1,6 +1,7 @@
 package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.api.SchedulerProfileStatus;
+import dev.schedulerops.operator.render.DesiredState;
 import dev.schedulerops.operator.render.Labels;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
@@ -46,11 +47,10 @@ public final class ProfileStatuses {
     /**
      * What the reconciler saw.
      *
+     * @param config whether the profile renders; when it does ({@link ConfigOutcome.Valid}), what it renders to,
+     *     including the desired config hash and the resolved images
      * @param extender the extender Deployment as it is now, or null
      * @param scheduler the scheduler Deployment as it is now, or null
-     * @param desiredConfigHash the hash of the config the profile renders to; null when it does not render
-     * @param schedulerImage the resolved scheduler image; null when the profile does not render
-     * @param extenderImage the resolved extender image; null when the profile does not render
      */
     public record Observation(
             long generation,
@@ -58,10 +58,13 @@ public final class ProfileStatuses {
             ConfigOutcome config,
             Deployment extender,
             Deployment scheduler,
-            String desiredConfigHash,
-            String schedulerImage,
-            String extenderImage,
-            int labelledNodes) {}
+            int labelledNodes) {
+
+        /** What the profile renders to; empty when it does not render (invalid or refused). */
+        Optional<DesiredState> desired() {
+            return config instanceof ConfigOutcome.Valid valid ? Optional.of(valid.state()) : Optional.empty();
+        }
+    }
 
     public static SchedulerProfileStatus compute(SchedulerProfileStatus previous, Observation o, Instant now) {
         SchedulerProfileStatus prior = previous == null ? new SchedulerProfileStatus() : previous;
@@ -70,8 +73,9 @@ public final class ProfileStatuses {
         status.setConditions(carryTransitionTimes(prior.getConditions(), conditions(o), now));
         status.setSchedulerName(o.schedulerName());
         // An invalid profile changes nothing, so the images in use stay what they were.
-        status.setSchedulerImage(o.schedulerImage() != null ? o.schedulerImage() : prior.getSchedulerImage());
-        status.setExtenderImage(o.extenderImage() != null ? o.extenderImage() : prior.getExtenderImage());
+        Optional<DesiredState> desired = o.desired();
+        status.setSchedulerImage(desired.map(DesiredState::schedulerImage).orElse(prior.getSchedulerImage()));
+        status.setExtenderImage(desired.map(DesiredState::extenderImage).orElse(prior.getExtenderImage()));
         status.setConfigHash(appliedConfigHash(o.scheduler()).orElse(null));
         status.setLabelledNodes(o.labelledNodes());
         return status;
@@ -137,12 +141,13 @@ public final class ProfileStatuses {
                     generation);
         }
         Optional<String> applied = appliedConfigHash(o.scheduler());
-        if (applied.isEmpty() || !applied.get().equals(o.desiredConfigHash())) {
+        String desiredConfigHash = o.desired().map(DesiredState::configHash).orElse(null);
+        if (applied.isEmpty() || !applied.get().equals(desiredConfigHash)) {
             return condition(
                     READY,
                     false,
                     REASON_ROLLING_OUT_SCHEDULER,
-                    "Rolling out the scheduler with config hash " + o.desiredConfigHash(),
+                    "Rolling out the scheduler with config hash " + desiredConfigHash,
                     generation);
         }
         if (!schedulerAvailable) {

@@ -100,7 +100,6 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
                 .cached(Deployment.class, new ResourceID(names.scheduler(), namespace))
                 .orElse(null);
 
-        DesiredState state = null;
         ConfigOutcome outcome;
         Optional<SchedulerProfile> holder = SchedulerNameConflicts.holderOf(
                 profile, context.getPrimaryCache().list().toList());
@@ -110,14 +109,14 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         } else {
             RenderResult rendered = ProfileRenderer.render(profile, facts);
             if (rendered instanceof RenderResult.Valid valid) {
-                state = valid.state();
-                outcome = new ConfigOutcome.Valid();
+                outcome = new ConfigOutcome.Valid(valid.state());
             } else {
                 outcome = new ConfigOutcome.Invalid(((RenderResult.Invalid) rendered).errors());
             }
         }
 
-        if (state != null) {
+        if (outcome instanceof ConfigOutcome.Valid valid) {
+            DesiredState state = valid.state();
             extender = applyExtenderStage(profile, state);
             if (DeploymentReadiness.isAvailableAtCurrentGeneration(extender)) {
                 scheduler = applySchedulerStage(profile, state, scheduler);
@@ -137,9 +136,6 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
                 outcome,
                 extender,
                 scheduler,
-                state == null ? null : state.configHash(),
-                state == null ? null : state.schedulerImage(),
-                state == null ? null : state.extenderImage(),
                 labelKey == null ? 0 : (int) informers.nodesLabelled(labelKey));
         String uid = profile.getMetadata().getUid();
         SchedulerProfileStatus previous = statuses.previous(uid, profile.getStatus());

@@ -3,6 +3,7 @@ package dev.schedulerops.operator.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.operator.api.SchedulerProfileStatus;
+import dev.schedulerops.operator.render.DesiredState;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Instant;
@@ -15,7 +16,12 @@ class ProfileStatusesTest {
 
     static ProfileStatuses.Observation valid(Deployment extender, Deployment scheduler, String desiredHash) {
         return new ProfileStatuses.Observation(
-                7, "sched", new ConfigOutcome.Valid(), extender, scheduler, desiredHash, "ks:v1", "ext:v1", 3);
+                7,
+                "sched",
+                new ConfigOutcome.Valid(new DesiredState(List.of(), List.of(), "", desiredHash, "ks:v1", "ext:v1")),
+                extender,
+                scheduler,
+                3);
     }
 
     static Condition condition(SchedulerProfileStatus status, String type) {
@@ -92,9 +98,6 @@ class ProfileStatusesTest {
                 new ConfigOutcome.Invalid(List.of("plugin Foo is unknown", "weight must be positive")),
                 Deployments.available("p-extender"),
                 Deployments.schedulerWithHash("h1", true),
-                null,
-                null,
-                null,
                 3);
 
         SchedulerProfileStatus status = ProfileStatuses.compute(before, invalid, T1);
@@ -120,7 +123,7 @@ class ProfileStatusesTest {
     @Test
     void aConflictNamesTheHolder() {
         ProfileStatuses.Observation conflict = new ProfileStatuses.Observation(
-                1, "shared", new ConfigOutcome.Conflict("shared", "team-a/first"), null, null, null, null, null, 0);
+                1, "shared", new ConfigOutcome.Conflict("shared", "team-a/first"), null, null, 0);
 
         SchedulerProfileStatus status = ProfileStatuses.compute(null, conflict, T0);
 
