@@ -32,6 +32,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,9 +118,29 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
         if (outcome instanceof ConfigOutcome.Valid valid) {
             DesiredState state = valid.state();
-            extender = applyExtenderStage(profile, state);
+            extender = applyStage(
+                    profile,
+                    state.extenderStage(),
+                    state.extenderDeployment(),
+                    (deployment, applied) -> events.normal(
+                            profile,
+                            "ExtenderRolloutStarted",
+                            "Rolling out the extender Deployment " + ResourceApplier.qualifiedName(deployment)
+                                    + " (generation " + deployment.getMetadata().getGeneration()
+                                    + "); the scheduler waits for it"));
             if (DeploymentReadiness.isAvailableAtCurrentGeneration(extender)) {
-                scheduler = applySchedulerStage(profile, state, scheduler);
+                scheduler = applyStage(
+                        profile,
+                        state.schedulerStage(),
+                        state.schedulerDeployment(),
+                        (deployment, applied) -> events.normal(
+                                profile,
+                                "SchedulerRolloutStarted",
+                                "Rolling out the scheduler Deployment " + ResourceApplier.qualifiedName(deployment)
+                                        + " with config hash " + state.configHash() + " (was "
+                                        + ProfileStatuses.appliedConfigHash((Deployment) applied.before())
+                                                .orElse("none")
+                                        + ")"));
             } else {
                 LOG.debug(
                         "extender not available yet ({}): scheduler stage left as it is",
@@ -173,47 +194,28 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
                         .build());
     }
 
-    private Deployment applyExtenderStage(SchedulerProfile profile, DesiredState state) {
-        String extenderName = state.extenderDeployment().getMetadata().getName();
-        Deployment extender = null;
-        for (HasMetadata object : state.extenderStage()) {
+    /**
+     * Applies a stage's objects in order and returns its Deployment named like {@code watched} as the API server
+     * returned it; {@code onRollout} runs when that apply changed the Deployment's generation (a new rollout).
+     */
+    private Deployment applyStage(
+            SchedulerProfile profile,
+            List<HasMetadata> stage,
+            Deployment watched,
+            BiConsumer<Deployment, ResourceApplier.Applied> onRollout) {
+        String watchedName = watched.getMetadata().getName();
+        Deployment result = null;
+        for (HasMetadata object : stage) {
             ResourceApplier.Applied applied = applyAndAnnounce(profile, object);
             if (applied.object() instanceof Deployment deployment
-                    && extenderName.equals(deployment.getMetadata().getName())) {
-                extender = deployment;
+                    && watchedName.equals(deployment.getMetadata().getName())) {
+                result = deployment;
                 if (generationChanged(applied)) {
-                    events.normal(
-                            profile,
-                            "ExtenderRolloutStarted",
-                            "Rolling out the extender Deployment " + ResourceApplier.qualifiedName(deployment)
-                                    + " (generation " + deployment.getMetadata().getGeneration()
-                                    + "); the scheduler waits for it");
+                    onRollout.accept(deployment, applied);
                 }
             }
         }
-        return extender;
-    }
-
-    private Deployment applySchedulerStage(SchedulerProfile profile, DesiredState state, Deployment current) {
-        String schedulerName = state.schedulerDeployment().getMetadata().getName();
-        Deployment scheduler = current;
-        for (HasMetadata object : state.schedulerStage()) {
-            ResourceApplier.Applied applied = applyAndAnnounce(profile, object);
-            if (applied.object() instanceof Deployment deployment
-                    && schedulerName.equals(deployment.getMetadata().getName())) {
-                scheduler = deployment;
-                if (generationChanged(applied)) {
-                    String before = ProfileStatuses.appliedConfigHash((Deployment) applied.before())
-                            .orElse("none");
-                    events.normal(
-                            profile,
-                            "SchedulerRolloutStarted",
-                            "Rolling out the scheduler Deployment " + ResourceApplier.qualifiedName(deployment)
-                                    + " with config hash " + state.configHash() + " (was " + before + ")");
-                }
-            }
-        }
-        return scheduler;
+        return result;
     }
 
     private ResourceApplier.Applied applyAndAnnounce(SchedulerProfile profile, HasMetadata object) {
