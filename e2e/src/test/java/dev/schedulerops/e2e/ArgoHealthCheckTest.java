@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.schedulerops.e2e.DeployManifestsTest.Commands;
+import dev.schedulerops.e2e.support.Commands;
+import dev.schedulerops.e2e.support.E2eSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -47,7 +48,7 @@ class ArgoHealthCheckTest {
     @Test
     void luaUnitTestsPass() {
         Commands.Result result = Commands.run(
-                List.of(Commands.repoRoot().resolve("deploy/argocd/test/run").toString()), Duration.ofSeconds(30));
+                List.of(E2eSettings.repoRoot().resolve("deploy/argocd/test/run").toString()), Duration.ofSeconds(30));
 
         assertThat(result.exitCode())
                 .as("%s%s", result.stdout(), result.stderr())
@@ -97,7 +98,7 @@ class ArgoHealthCheckTest {
 
     /** Runs health.lua with {@code obj} set to the sample, as Argo CD does; returns status and message. */
     private static Map.Entry<String, String> evaluate(String lua, JsonNode object) {
-        Path health = Commands.repoRoot().resolve("deploy/argocd/health.lua");
+        Path health = E2eSettings.repoRoot().resolve("deploy/argocd/health.lua");
         String driver = "obj = " + luaLiteral(object) + "\n"
                 + "local hs = dofile(" + luaString(health.toString()) + ")\n"
                 + "io.write(tostring(hs.status), \"\\n\", tostring(hs.message))\n";

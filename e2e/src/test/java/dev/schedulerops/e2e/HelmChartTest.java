@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.schedulerops.e2e.DeployManifestsTest.Commands;
+import dev.schedulerops.e2e.support.Commands;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,7 +3,8 @@ package dev.schedulerops.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.schedulerops.e2e.DeployManifestsTest.Commands;
+import dev.schedulerops.e2e.support.Commands;
+import dev.schedulerops.e2e.support.E2eSettings;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -87,9 +88,9 @@ class K3sInstallTest {
     private static void installOperator(KubernetesClient client) {
         String manifests = Commands.run(
                         List.of(
-                                "kubectl",
+                                Commands.kubectl(),
                                 "kustomize",
-                                Commands.repoRoot().resolve("deploy").toString()),
+                                E2eSettings.repoRoot().resolve("deploy").toString()),
                         Duration.ofMinutes(1))
                 .requireSuccess("kubectl kustomize deploy/")
                 .stdout()

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.Commands;
+import dev.schedulerops.e2e.support.E2eSettings;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,66 +23,44 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @ExtendWith(ClusterExtension.class)
 class RenderedSamplesKubectlTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(120);
 
     static Stream<Path> samples() throws IOException {
-        try (Stream<Path> files = Files.list(Path.of(System.getProperty("schedulerops.repoRoot"), "samples"))) {
+        try (Stream<Path> files = Files.list(E2eSettings.repoRoot().resolve("samples"))) {
             return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList().stream();
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("samples")
-    void renderedSampleIsAcceptedByKubectl(Path sample, Cluster cluster) throws Exception {
-        Path repo = cluster.repoRoot();
-        Run render = run(
+    void renderedSampleIsAcceptedByKubectl(Path sample, Cluster cluster) {
+        Map<String, String> env = Map.of("KUBECONFIG", cluster.kubeconfig().toString());
+        Commands.Result render = Commands.run(
                 List.of(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                         "-jar",
-                        repo.resolve("operator/target/schedulerops-operator.jar")
-                                .toString(),
+                        E2eSettings.operatorJar().toString(),
                         "render",
                         "-f",
                         sample.toString(),
                         "--kube-version",
                         cluster.kubernetesVersion()),
                 null,
-                cluster);
-        assertThat(render.exitCode()).as(render.err()).isZero();
-        assertThat(render.out()).contains("kind: Deployment");
+                env,
+                TIMEOUT);
+        assertThat(render.exitCode()).as(render.stderr()).isZero();
+        assertThat(render.stdout()).contains("kind: Deployment");
 
         for (String dryRun : List.of("client", "server")) {
-            Run apply = run(
-                    List.of("kubectl", "apply", "--dry-run=" + dryRun, "--validate=strict", "-f", "-"),
-                    render.out(),
-                    cluster);
+            Commands.Result apply = Commands.run(
+                    List.of(Commands.kubectl(), "apply", "--dry-run=" + dryRun, "--validate=strict", "-f", "-"),
+                    render.stdout(),
+                    env,
+                    TIMEOUT);
             assertThat(apply.exitCode())
-                    .as("kubectl apply --dry-run=%s:\n%s", dryRun, apply.err())
+                    .as("kubectl apply --dry-run=%s:\n%s", dryRun, apply.stderr())
                     .isZero();
-            assertThat(apply.out()).contains("deployment.apps/").contains("configmap/");
+            assertThat(apply.stdout()).contains("deployment.apps/").contains("configmap/");
         }
-    }
-
-    record Run(int exitCode, String out, String err) {}
-
-    static Run run(List<String> command, String stdin, Cluster cluster) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().put("KUBECONFIG", cluster.kubeconfig().toString());
-        Path out = Files.createTempFile("render", ".out");
-        Path err = Files.createTempFile("render", ".err");
-        builder.redirectOutput(out.toFile()).redirectError(err.toFile());
-        Process process = builder.start();
-        try (var in = process.getOutputStream()) {
-            if (stdin != null) {
-                in.write(stdin.getBytes(StandardCharsets.UTF_8));
-            }
-        }
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError("timed out: " + command);
-        }
-        Run run = new Run(process.exitValue(), Files.readString(out), Files.readString(err));
-        Files.deleteIfExists(out);
-        Files.deleteIfExists(err);
-        return run;
     }
 }

@@ -38,6 +38,25 @@ public final class E2eSettings {
                 : targetDir().resolve("cluster-logs");
     }
 
+    /** The extender's shaded jar; fails when it has not been built. */
+    public static Path extenderJar() {
+        return builtJar("extender/target/schedulerops-extender.jar");
+    }
+
+    /** The operator's shaded jar; fails when it has not been built. */
+    public static Path operatorJar() {
+        return builtJar("operator/target/schedulerops-operator.jar");
+    }
+
+    private static Path builtJar(String relative) {
+        Path jar = repoRoot().resolve(relative);
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: run ./mvnw -pl extender,operator package"
+                    + " (./mvnw -pl e2e -am verify builds it before the e2e tests)");
+        }
+        return jar;
+    }
+
     public static Path clusterScript() {
         return repoRoot().resolve("e2e/cluster");
     }
