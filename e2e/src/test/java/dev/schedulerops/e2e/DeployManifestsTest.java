@@ -2,16 +2,14 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.schedulerops.e2e.support.Cluster;
+import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.Commands;
+import dev.schedulerops.e2e.support.E2eSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,11 +17,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +31,7 @@ import org.slf4j.LoggerFactory;
  * deploy/} does to the real control plane of e2e/cluster (RBAC accepted, the operator Deployment Available on a KWOK
  * node, the ServiceAccount allowed what the operator does and nothing more).
  */
+@ExtendWith(ClusterExtension.class)
 class DeployManifestsTest {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeployManifestsTest.class);
@@ -42,9 +42,14 @@ class DeployManifestsTest {
     static final String CRD_FILE = "schedulerprofiles.schedulerops.dev-v1.yml";
     private static final String SERVICE_ACCOUNT_USER = "system:serviceaccount:" + NAMESPACE + ":" + OPERATOR;
 
-    private static Path kubeconfig;
+    private static Cluster cluster;
     private static boolean installAttempted;
     private static boolean crdExistedBefore;
+
+    @BeforeAll
+    static void useCluster(Cluster shared) {
+        cluster = shared;
+    }
 
     @Test
     void kustomizationRendersTheOperatorInstall() {
@@ -198,7 +203,7 @@ class DeployManifestsTest {
         install();
 
         String again =
-                kubectl("apply", "-k", Commands.repoRoot().resolve("deploy").toString());
+                kubectl("apply", "-k", E2eSettings.repoRoot().resolve("deploy").toString());
         assertThat(again.lines().filter(line -> !line.startsWith("customresourcedefinition")))
                 .as("a second kubectl apply -k deploy/ (the generated CRD is checked by the operator's build)")
                 .isNotEmpty()
@@ -359,7 +364,7 @@ class DeployManifestsTest {
     }
 
     static void assertCrdCopiesInSync() throws IOException {
-        Path root = Commands.repoRoot();
+        Path root = E2eSettings.repoRoot();
         Path source = root.resolve("crds").resolve(CRD_FILE);
         if (!Files.isRegularFile(source)) {
             fail("crds/" + CRD_FILE + " is missing: build the operator module (it generates the CRD)");
@@ -387,12 +392,11 @@ class DeployManifestsTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        kubeconfig();
-        ensureSchedulableNode();
+        cluster.ensureNodes(1, Map.of("kubernetes.io/os", "linux")); // the Deployment's nodeSelector
         crdExistedBefore = kubectlAllowingFailure("get", "crd", CRD_NAME).exitCode() == 0;
         installAttempted = true;
         Commands.Result apply = kubectlAllowingFailure(
-                "apply", "-k", Commands.repoRoot().resolve("deploy").toString());
+                "apply", "-k", E2eSettings.repoRoot().resolve("deploy").toString());
         assertThat(apply.exitCode())
                 .as("kubectl apply -k deploy/: %s", apply.stderr())
                 .isZero();
@@ -403,23 +407,6 @@ class DeployManifestsTest {
                 .as("operator rollout: %s %s", rollout.stdout(), rollout.stderr())
                 .isZero();
         kubectl("-n", NAMESPACE, "wait", "--for=condition=Available", "deployment/" + OPERATOR, "--timeout=60s");
-    }
-
-    private static void ensureSchedulableNode() {
-        JsonNode nodes = Commands.json(kubectl("get", "nodes", "-o", "json"));
-        boolean schedulable = StreamSupport.stream(nodes.path("items").spliterator(), false)
-                .anyMatch(node -> !node.at("/spec/unschedulable").asBoolean()
-                        && node.at("/spec/taints").isMissingNode()
-                        && "linux"
-                                .equals(node.at("/metadata/labels/kubernetes.io~1os")
-                                        .asText()));
-        if (!schedulable) {
-            LOG.info("no untainted linux node: adding one KWOK node");
-            Commands.run(
-                            List.of(Commands.repoRoot().resolve("e2e/cluster").toString(), "nodes", "1"),
-                            Duration.ofMinutes(1))
-                    .requireSuccess("e2e/cluster nodes 1");
-        }
     }
 
     private static boolean canI(List<String> check) {
@@ -437,9 +424,9 @@ class DeployManifestsTest {
     private static Commands.Result createAsOperator(String yaml) {
         return Commands.run(
                 List.of(
-                        "kubectl",
+                        Commands.kubectl(),
                         "--kubeconfig",
-                        kubeconfig().toString(),
+                        cluster.kubeconfig().toString(),
                         "create",
                         "--dry-run=server",
                         "--as=" + SERVICE_ACCOUNT_USER,
@@ -465,171 +452,9 @@ class DeployManifestsTest {
     }
 
     private static Commands.Result kubectlAllowingFailure(String... args) {
-        List<String> command =
-                new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig().toString()));
+        List<String> command = new ArrayList<>(
+                List.of(Commands.kubectl(), "--kubeconfig", cluster.kubeconfig().toString()));
         command.addAll(List.of(args));
         return Commands.run(command, Duration.ofMinutes(4));
-    }
-
-    /** The kubeconfig of the shared e2e/cluster control plane, started if it is not running. */
-    private static synchronized Path kubeconfig() {
-        if (kubeconfig == null) {
-            Path script = Commands.repoRoot().resolve("e2e/cluster");
-            Path bin = Path.of(Commands.run(List.of(script.toString(), "bin"), Duration.ofSeconds(10))
-                    .requireSuccess("e2e/cluster bin")
-                    .stdout()
-                    .strip());
-            assumeTrue(
-                    Files.exists(bin.resolve(".complete")),
-                    "No Kubernetes binaries in " + bin + ": run e2e/cluster build first");
-            String out = Commands.run(List.of(script.toString(), "up"), Duration.ofMinutes(5))
-                    .requireSuccess("e2e/cluster up")
-                    .stdout()
-                    .strip();
-            kubeconfig = Path.of(out.substring(out.lastIndexOf('\n') + 1).strip());
-        }
-        return kubeconfig;
-    }
-
-    /** Runs the CLIs the deploy tests drive (kubectl, helm, lua, e2e/cluster) and parses their YAML and JSON. */
-    static final class Commands {
-
-        private static final ObjectMapper JSON = new ObjectMapper();
-        private static final YAMLMapper YAML = new YAMLMapper();
-
-        private Commands() {}
-
-        record Result(int exitCode, String stdout, String stderr) {
-            Result requireSuccess(String what) {
-                if (exitCode != 0) {
-                    throw new AssertionError(what + " failed (exit " + exitCode + "): " + stderr + stdout);
-                }
-                return this;
-            }
-        }
-
-        static Result run(List<String> command, Duration timeout) {
-            return run(command, null, timeout);
-        }
-
-        static Result run(List<String> command, String stdin, Duration timeout) {
-            try {
-                Path out = Files.createTempFile("schedulerops-cmd", ".out");
-                Path err = Files.createTempFile("schedulerops-cmd", ".err");
-                try {
-                    ProcessBuilder builder = new ProcessBuilder(command)
-                            .directory(repoRoot().toFile())
-                            .redirectOutput(out.toFile())
-                            .redirectError(err.toFile());
-                    if (stdin == null) {
-                        builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-                    }
-                    Process process = builder.start();
-                    if (stdin != null) {
-                        try (var input = process.getOutputStream()) {
-                            input.write(stdin.getBytes(StandardCharsets.UTF_8));
-                        }
-                    }
-                    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                        process.destroyForcibly();
-                        throw new AssertionError(command + " did not finish within " + timeout);
-                    }
-                    return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
-                } finally {
-                    Files.deleteIfExists(out);
-                    Files.deleteIfExists(err);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("could not run " + command, e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted running " + command, e);
-            }
-        }
-
-        static Path repoRoot() {
-            String property = System.getProperty("schedulerops.repoRoot");
-            Path start = property != null ? Path.of(property) : Path.of("").toAbsolutePath();
-            for (Path dir = start.toAbsolutePath().normalize(); dir != null; dir = dir.getParent()) {
-                if (Files.isDirectory(dir.resolve("deploy")) && Files.isRegularFile(dir.resolve("e2e/cluster"))) {
-                    return dir;
-                }
-            }
-            throw new IllegalStateException("repository root not found from " + start);
-        }
-
-        static boolean onPath(String program) {
-            return Commands.run(List.of("sh", "-c", "command -v " + program), Duration.ofSeconds(10))
-                            .exitCode()
-                    == 0;
-        }
-
-        /** {@code kubectl kustomize deploy/}, one node per object. */
-        static List<JsonNode> kustomize() {
-            assumeTrue(onPath("kubectl"), "kubectl is not installed");
-            return yamlDocuments(run(
-                            List.of(
-                                    "kubectl",
-                                    "kustomize",
-                                    repoRoot().resolve("deploy").toString()),
-                            Duration.ofMinutes(1))
-                    .requireSuccess("kubectl kustomize deploy/")
-                    .stdout());
-        }
-
-        static List<JsonNode> yamlDocuments(String yaml) {
-            try (var parser = new YAMLFactory().createParser(yaml)) {
-                List<JsonNode> documents = new ArrayList<>();
-                var iterator = YAML.readValues(parser, JsonNode.class);
-                while (iterator.hasNext()) {
-                    JsonNode document = iterator.next();
-                    if (document != null && document.isObject()) {
-                        documents.add(document);
-                    }
-                }
-                return documents;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        static JsonNode json(String text) {
-            try {
-                return JSON.readTree(text);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        static String identity(JsonNode object) {
-            return object.path("kind").asText() + "/"
-                    + object.at("/metadata/namespace").asText("") + "/"
-                    + object.at("/metadata/name").asText();
-        }
-
-        static JsonNode find(List<JsonNode> objects, String kind, String name) {
-            return objects.stream()
-                    .filter(o -> o.path("kind").asText().equals(kind))
-                    .filter(o -> o.at("/metadata/name").asText().equals(name))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("no " + kind + " " + name + " rendered"));
-        }
-
-        static Map<String, String> labels(JsonNode object) {
-            Map<String, String> labels = new java.util.TreeMap<>();
-            object.at("/metadata/labels")
-                    .fields()
-                    .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
-            return labels;
-        }
-
-        static List<String> strings(JsonNode array) {
-            if (!(array instanceof ArrayNode)) {
-                return List.of();
-            }
-            return StreamSupport.stream(array.spliterator(), false)
-                    .map(JsonNode::asText)
-                    .toList();
-        }
     }
 }
