@@ -3,7 +3,9 @@ package dev.schedulerops.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.e2e.support.Await;
+import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.render.Labels;
 import dev.schedulerops.operator.runtime.OperatorConfig;
@@ -12,16 +14,13 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -59,31 +58,27 @@ class OperatorLifecycleTest {
     static final String PROFILE = "lifecycle";
     static final String BLOCKING_CPU = "1000"; // no KWOK node has that much: the extender cannot become Available
 
+    Cluster cluster;
     KubernetesClient client;
     OperatorRuntime operator;
     String namespace;
     String otherNamespace;
 
     @BeforeAll
-    void startOperator() throws IOException {
-        client = OperatorTests.adminClient();
+    void startOperator(Cluster cluster) throws IOException {
+        this.cluster = cluster;
+        client = cluster.client();
         OperatorTests.installCrd(client);
-        String suffix = OperatorTests.suffix();
-        namespace = OperatorTests.createRestrictedNamespace(client, "op-e2e-" + suffix);
-        otherNamespace = OperatorTests.createRestrictedNamespace(client, "op-e2e-" + suffix + "-b");
+        namespace = OperatorTests.createRestrictedNamespace(cluster, "op-e2e");
+        otherNamespace = OperatorTests.createRestrictedNamespace(cluster, "op-e2e-b");
         operator = OperatorRuntime.start(OperatorTests.operatorConfig(Map.of(), namespace, otherNamespace), client);
     }
 
     @AfterAll
     void stopOperator() {
+        // The namespaces go with the Cluster when the class ends; the client is the Cluster's, shared.
         if (operator != null) {
             operator.close();
-        }
-        if (client != null) {
-            Stream.of(namespace, otherNamespace)
-                    .filter(ns -> ns != null)
-                    .forEach(ns -> client.namespaces().withName(ns).delete());
-            client.close();
         }
     }
 
@@ -118,7 +113,8 @@ class OperatorLifecycleTest {
         assertThat(deployment("scheduler")).isPresent();
         assertThat(configMap()).isPresent();
         SchedulerProfile ready = profile();
-        assertThat(ready.getStatus().getSchedulerImage()).isEqualTo("registry.k8s.io/kube-scheduler:v1.33.13");
+        assertThat(ready.getStatus().getSchedulerImage())
+                .isEqualTo("registry.k8s.io/kube-scheduler:v" + cluster.kubernetesVersion());
         assertThat(ready.getStatus().getConfigHash())
                 .isNotBlank()
                 .isEqualTo(configHashOnPodTemplate(deployment("scheduler").orElseThrow()));
@@ -475,39 +471,19 @@ class OperatorLifecycleTest {
 
     /** Access to the e2e/cluster control plane, shared by the Operator*Test classes. */
     static final class OperatorTests {
-        static final Path KUBECONFIG = Path.of(System.getProperty(
-                "schedulerops.kubeconfig",
-                System.getProperty("user.home")
-                        + "/.cache/schedulerops/kwok/clusters/schedulerops-e2e/kubeconfig.yaml"));
-        static final Path REPO_ROOT = Path.of(System.getProperty("schedulerops.repoRoot", ".."));
+        /** Namespaces that enforce the restricted Pod Security Standard. */
+        static final Map<String, String> RESTRICTED = Map.of(
+                "pod-security.kubernetes.io/enforce", "restricted",
+                "pod-security.kubernetes.io/enforce-version", "latest");
 
         private OperatorTests() {}
-
-        static Config adminConfig() throws IOException {
-            if (!Files.isReadable(KUBECONFIG)) {
-                throw new IllegalStateException("no e2e cluster: " + KUBECONFIG + " is missing");
-            }
-            return Config.fromKubeconfig(Files.readString(KUBECONFIG));
-        }
-
-        static KubernetesClient adminClient() throws IOException {
-            KubernetesClient client =
-                    new KubernetesClientBuilder().withConfig(adminConfig()).build();
-            try {
-                client.getKubernetesVersion();
-            } catch (RuntimeException e) {
-                client.close();
-                throw new IllegalStateException("the e2e cluster at " + KUBECONFIG + " does not answer", e);
-            }
-            return client;
-        }
 
         static String suffix() {
             return UUID.randomUUID().toString().substring(0, 6);
         }
 
         static void installCrd(KubernetesClient client) throws IOException {
-            Path crd = REPO_ROOT.resolve("crds/schedulerprofiles.schedulerops.dev-v1.yml");
+            Path crd = E2eSettings.repoRoot().resolve("crds/schedulerprofiles.schedulerops.dev-v1.yml");
             CustomResourceDefinition definition;
             try (var in = Files.newInputStream(crd)) {
                 definition = Serialization.unmarshal(in, CustomResourceDefinition.class);
@@ -528,16 +504,9 @@ class OperatorLifecycleTest {
             });
         }
 
-        static String createRestrictedNamespace(KubernetesClient client, String name) {
-            client.resource(new NamespaceBuilder()
-                            .withNewMetadata()
-                            .withName(name)
-                            .addToLabels("pod-security.kubernetes.io/enforce", "restricted")
-                            .addToLabels("pod-security.kubernetes.io/enforce-version", "latest")
-                            .endMetadata()
-                            .build())
-                    .create();
-            return name;
+        /** A fresh {@code prefix-xxxxx} namespace enforcing {@link #RESTRICTED}, deleted when the class ends. */
+        static String createRestrictedNamespace(Cluster cluster, String prefix) {
+            return cluster.createNamespace(prefix, RESTRICTED).getMetadata().getName();
         }
 
         static OperatorConfig operatorConfig(Map<String, String> extra, String... namespaces) {
@@ -636,7 +605,7 @@ class OperatorLifecycleTest {
 
         /** The ClusterRole shipped in deploy/, read from the repository. */
         static ClusterRole shippedClusterRole() throws IOException {
-            try (var in = Files.newInputStream(REPO_ROOT.resolve("deploy/rbac/cluster-role.yaml"))) {
+            try (var in = Files.newInputStream(E2eSettings.repoRoot().resolve("deploy/rbac/cluster-role.yaml"))) {
                 return Serialization.unmarshal(in, ClusterRole.class);
             }
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schedulerops.e2e.OperatorLifecycleTest.OperatorTests;
 import dev.schedulerops.e2e.support.Await;
+import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.render.Labels;
@@ -46,6 +47,7 @@ class OperatorRbacTest {
     static final String PROFILE = "rbac";
     static final Set<String> ALLOWED_CLUSTER_ROLES = Set.of("system:kube-scheduler", "system:volume-scheduler");
 
+    Cluster cluster;
     KubernetesClient admin;
     KubernetesClient operatorClient;
     OperatorRuntime operator;
@@ -53,11 +55,12 @@ class OperatorRbacTest {
     String roleName;
 
     @BeforeAll
-    void startOperatorUnderItsOwnServiceAccount() throws Exception {
-        admin = OperatorTests.adminClient();
+    void startOperatorUnderItsOwnServiceAccount(Cluster cluster) throws Exception {
+        this.cluster = cluster;
+        admin = cluster.client();
         OperatorTests.installCrd(admin);
         String suffix = OperatorTests.suffix();
-        namespace = OperatorTests.createRestrictedNamespace(admin, "op-rbac-" + suffix);
+        namespace = OperatorTests.createRestrictedNamespace(cluster, "op-rbac");
         roleName = "schedulerops-operator-e2e-" + suffix;
 
         admin.resource(new ServiceAccountBuilder()
@@ -91,7 +94,7 @@ class OperatorRbacTest {
                         .withExpirationSeconds(3600L)
                         .endSpec()
                         .build());
-        Config adminConfig = OperatorTests.adminConfig();
+        Config adminConfig = admin.getConfiguration();
         Config asServiceAccount = new ConfigBuilder(Config.empty())
                 .withMasterUrl(adminConfig.getMasterUrl())
                 .withCaCertData(adminConfig.getCaCertData())
@@ -114,15 +117,10 @@ class OperatorRbacTest {
         if (operatorClient != null) {
             operatorClient.close();
         }
-        if (admin != null) {
-            if (namespace != null) {
-                admin.namespaces().withName(namespace).delete();
-            }
-            if (roleName != null) {
-                admin.rbac().clusterRoleBindings().withName(roleName).delete();
-                admin.rbac().clusterRoles().withName(roleName).delete();
-            }
-            admin.close();
+        // The namespace goes with the Cluster when the class ends; the admin client is the Cluster's, shared.
+        if (admin != null && roleName != null) {
+            admin.rbac().clusterRoleBindings().withName(roleName).delete();
+            admin.rbac().clusterRoles().withName(roleName).delete();
         }
     }
 
