@@ -104,7 +104,10 @@ class ControlPlaneSmokeTest {
                 .create();
 
         // Nobody else schedules for this schedulerName: the pod waits for our process.
-        Await.sleep(3000);
+        Await.holdsFor(
+                Duration.ofSeconds(3),
+                "the pod stays unbound",
+                () -> nodeNameOf(cluster, namespace, pod.getMetadata().getName()) == null);
         assertThat(nodeNameOf(cluster, namespace, pod.getMetadata().getName())).isNull();
 
         try (KubeSchedulerProcess scheduler = cluster.startKubeScheduler(

@@ -24,7 +24,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -89,13 +88,13 @@ class ExtenderOnClusterTest {
         Await.until(
                 WAIT, "the unsynced extender to serve /healthz", () -> Loopback.status(otherPort, "/healthz") == 200);
 
-        Instant until = Instant.now().plusSeconds(3);
-        while (Instant.now().isBefore(until)) {
-            assertThat(Loopback.status(otherPort, "/readyz"))
-                    .as("ready without a synced cache")
-                    .isEqualTo(503);
-            Thread.sleep(250);
-        }
+        Await.holdsFor(
+                Duration.ofSeconds(3),
+                "the unsynced extender answers /readyz with 503",
+                () -> Loopback.status(otherPort, "/readyz") == 503);
+        assertThat(Loopback.status(otherPort, "/readyz"))
+                .as("ready without a synced cache")
+                .isEqualTo(503);
         blind.stop(Duration.ofSeconds(10));
 
         assertThat(Loopback.status(port, "/readyz"))

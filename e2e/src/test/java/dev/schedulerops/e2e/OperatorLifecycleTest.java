@@ -160,10 +160,13 @@ class OperatorLifecycleTest {
 
     @Test
     @Order(3)
-    void statusIsNotPatchedWhenNothingChanged() throws InterruptedException {
+    void statusIsNotPatchedWhenNothingChanged() {
         String before = profile().getMetadata().getResourceVersion();
         // Node and Deployment status events keep reconciling the profile meanwhile.
-        Thread.sleep(8000);
+        Await.holdsFor(
+                Duration.ofSeconds(8),
+                "the profile's resourceVersion stays " + before,
+                () -> before.equals(profile().getMetadata().getResourceVersion()));
         assertThat(profile().getMetadata().getResourceVersion()).isEqualTo(before);
     }
 
