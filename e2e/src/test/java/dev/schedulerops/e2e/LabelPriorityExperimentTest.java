@@ -196,6 +196,9 @@ class LabelPriorityExperimentTest {
         KubeSchedulerProcess lenient = deployProfileAndStartScheduler(
                 "label-priority-lenient", "verbs: [Filter, Prioritize]\nextender:\n  ignorable: true\n");
         extender.stop(Duration.ofSeconds(10));
+        assertThat(extender.isAlive())
+                .as("the extender is stopped, so the next bind happens without it")
+                .isFalse();
         say("Step 7c: stopped the extender.");
 
         Pod stuck = createPod("label-priority-strict");

@@ -9,6 +9,7 @@ import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.render.Labels;
+import dev.schedulerops.operator.render.Names;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
@@ -220,6 +221,14 @@ class OperatorRbacTest {
                 .contains("pods/binding");
 
         List<ClusterRoleBinding> bindings = OperatorTests.clusterRoleBindingsOf(admin, namespace, PROFILE);
+        // What RbacRenderer binds for a profile whose extender has a ClusterRole: the scheduler's two system
+        // roles and the extender's own role.
+        assertThat(bindings)
+                .extracting(b -> b.getRoleRef().getName())
+                .containsExactlyInAnyOrder(
+                        Names.KUBE_SCHEDULER_CLUSTER_ROLE,
+                        Names.VOLUME_SCHEDULER_CLUSTER_ROLE,
+                        new Names(PROFILE, namespace).extenderClusterRole());
         assertThat(bindings).extracting(b -> b.getRoleRef().getName()).allSatisfy(role -> assertThat(
                         ALLOWED_CLUSTER_ROLES.contains(role)
                                 || role.equals(roles.get(0).getMetadata().getName()))
