@@ -1,7 +1,6 @@
 package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +8,7 @@ import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.ChildProcess;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.Loopback;
 import dev.schedulerops.e2e.support.LoopbackPorts;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -61,8 +61,7 @@ class ExtenderOnClusterTest {
     void startExtender(Cluster cluster) {
         this.cluster = cluster;
         this.client = cluster.client();
-        jar = cluster.repoRoot().resolve("extender/target/schedulerops-extender.jar");
-        assumeTrue(Files.isRegularFile(jar), "needs " + jar + ": build it with ./mvnw -pl extender package");
+        jar = E2eSettings.extenderJar();
         namespace = cluster.createNamespace("extender-e2e").getMetadata().getName();
         labelKey = "e2e.schedulerops.dev/" + namespace;
         nodeA = createNode("a", "5");

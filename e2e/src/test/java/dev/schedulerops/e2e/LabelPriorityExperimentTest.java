@@ -8,6 +8,7 @@ import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.ChildProcess;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.KubeSchedulerProcess;
 import dev.schedulerops.e2e.support.Loopback;
 import dev.schedulerops.e2e.support.LoopbackPorts;
@@ -79,15 +80,13 @@ class LabelPriorityExperimentTest {
         namespace = cluster.createNamespace("experiment").getMetadata().getName();
         OperatorLifecycleTest.OperatorTests.installCrd(client);
 
-        Path repo = cluster.repoRoot();
         say("KWOK nodes " + NODES + " are Ready; none carries " + LABEL + ".");
         operator = cluster.startProcess(
                 "operator",
                 List.of(
                         java(),
                         "-jar",
-                        repo.resolve("operator/target/schedulerops-operator.jar")
-                                .toString(),
+                        E2eSettings.operatorJar().toString(),
                         "run",
                         "--no-leader-election",
                         "--watch-namespaces=" + namespace,
@@ -253,9 +252,7 @@ class LabelPriorityExperimentTest {
                 List.of(
                         java(),
                         "-jar",
-                        cluster.repoRoot()
-                                .resolve("extender/target/schedulerops-extender.jar")
-                                .toString(),
+                        E2eSettings.extenderJar().toString(),
                         "--label-key=" + LABEL,
                         "--bind-address=127.0.0.1",
                         "--port=" + extenderPort,
