@@ -6,6 +6,7 @@ import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.KubeSchedulerProcess;
+import dev.schedulerops.operator.reconcile.DeploymentReadiness;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -69,7 +70,7 @@ class ControlPlaneSmokeTest {
                 .deployments()
                 .inNamespace(namespace)
                 .withName("smoke")
-                .waitUntilCondition(ControlPlaneSmokeTest::isAvailable, 90, TimeUnit.SECONDS);
+                .waitUntilCondition(DeploymentReadiness::isAvailableAtCurrentGeneration, 90, TimeUnit.SECONDS);
         assertThat(available.getStatus().getAvailableReplicas()).isEqualTo(2);
         assertThat(cluster.client().pods().inNamespace(namespace).list().getItems())
                 .hasSize(2)
@@ -149,14 +150,6 @@ class ControlPlaneSmokeTest {
             assertThat(scheduled.getReportingController()).isEqualTo(schedulerName);
             assertThat(scheduled.getNote()).contains(namespace + "/picky").contains(chosen);
         }
-    }
-
-    private static boolean isAvailable(Deployment deployment) {
-        return deployment != null
-                && deployment.getStatus() != null
-                && deployment.getStatus().getConditions() != null
-                && deployment.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Available".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private static String nodeNameOf(Cluster cluster, String namespace, String pod) {

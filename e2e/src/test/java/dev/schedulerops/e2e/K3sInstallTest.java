@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.E2eSettings;
+import dev.schedulerops.operator.reconcile.DeploymentReadiness;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -103,7 +104,7 @@ class K3sInstallTest {
                 .deployments()
                 .inNamespace(DeployManifestsTest.NAMESPACE)
                 .withName(DeployManifestsTest.OPERATOR)
-                .waitUntilCondition(K3sInstallTest::available, 5, TimeUnit.MINUTES);
+                .waitUntilCondition(DeploymentReadiness::isAvailableAtCurrentGeneration, 5, TimeUnit.MINUTES);
         assertThat(operator.getStatus().getAvailableReplicas()).isPositive();
     }
 
@@ -165,14 +166,6 @@ class K3sInstallTest {
                 .withName(pod.getMetadata().getName())
                 .waitUntilCondition(p -> p != null && p.getSpec().getNodeName() != null, 3, TimeUnit.MINUTES);
         assertThat(scheduled.getSpec().getNodeName()).isEqualTo(node);
-    }
-
-    private static boolean available(Deployment deployment) {
-        return deployment != null
-                && deployment.getStatus() != null
-                && deployment.getStatus().getConditions() != null
-                && deployment.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Available".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     @SuppressWarnings("unchecked")
