@@ -237,7 +237,6 @@ class DeployManifestsTest {
                 List.of("create", "leases.coordination.k8s.io", "-n", NAMESPACE),
                 List.of("update", "leases.coordination.k8s.io", "-n", "team-a"),
                 List.of("list", "nodes"),
-                List.of("watch", "pods", "-A"),
                 List.of("create", "pods", "--subresource=binding", "-n", "team-a"),
                 List.of("create", "events", "-n", "team-a"),
                 List.of("patch", "events.events.k8s.io", "-n", "team-a"));
@@ -251,6 +250,8 @@ class DeployManifestsTest {
         install();
         List<List<String>> denied = List.of(
                 List.of("get", "secrets", "-n", "kube-system"),
+                List.of("watch", "pods", "-A"),
+                List.of("list", "leases.coordination.k8s.io", "-A"),
                 List.of("list", "secrets", "-A"),
                 List.of("delete", "pods", "-n", "team-a"),
                 List.of("create", "pods", "-n", "team-a"),
@@ -302,7 +303,6 @@ class DeployManifestsTest {
                         metadata: {name: schedulerops-deploy-test-extender}
                         rules:
                           - {apiGroups: [""], resources: [nodes], verbs: [get, list, watch]}
-                          - {apiGroups: [""], resources: [pods], verbs: [get]}
                           - {apiGroups: [""], resources: [pods/binding], verbs: [create]}
                         ---
                         apiVersion: rbac.authorization.k8s.io/v1
