@@ -6,14 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,10 +59,6 @@ public final class ChildProcess implements AutoCloseable {
         }
     }
 
-    public String name() {
-        return name;
-    }
-
     public long pid() {
         return process.pid();
     }
@@ -86,27 +80,6 @@ public final class ChildProcess implements AutoCloseable {
             return Files.readString(logFile, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Waits for a log line matching {@code pattern}; fails early, with the log's tail, if the process exits. */
-    public String awaitLogLine(Pattern pattern, Duration timeout) {
-        Instant deadline = Instant.now().plus(timeout);
-        while (true) {
-            Optional<String> line =
-                    log().lines().filter(l -> pattern.matcher(l).find()).findFirst();
-            if (line.isPresent()) {
-                return line.get();
-            }
-            if (!isAlive()) {
-                throw new IllegalStateException(
-                        name + " exited with " + process.exitValue() + " before logging " + pattern + ":\n" + tail());
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException(
-                        name + " did not log " + pattern + " within " + timeout + ":\n" + tail());
-            }
-            Await.sleep(200);
         }
     }
 

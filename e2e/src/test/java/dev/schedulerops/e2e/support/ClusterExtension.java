@@ -31,8 +31,7 @@ public final class ClusterExtension
     @Override
     public void afterEach(ExtensionContext context) {
         if (context.getExecutionException().isPresent()) {
-            cluster(context)
-                    .captureFailureLogs(context.getRequiredTestMethod().getName() + "-" + context.getDisplayName());
+            cluster(context).captureFailureLogs(testName(context));
         }
     }
 

@@ -29,12 +29,10 @@ public final class KubeSchedulerProcess implements AutoCloseable {
 
     private final ChildProcess process;
     private final int securePort;
-    private final Path configFile;
 
-    private KubeSchedulerProcess(ChildProcess process, int securePort, Path configFile) {
+    private KubeSchedulerProcess(ChildProcess process, int securePort) {
         this.process = process;
         this.securePort = securePort;
-        this.configFile = configFile;
     }
 
     static KubeSchedulerProcess start(Cluster cluster, String name, String configYaml) {
@@ -51,22 +49,10 @@ public final class KubeSchedulerProcess implements AutoCloseable {
                     "--bind-address=127.0.0.1",
                     "--secure-port=" + port,
                     "--v=2");
-            return new KubeSchedulerProcess(cluster.startProcess(name, command, Map.of()), port, configFile);
+            return new KubeSchedulerProcess(cluster.startProcess(name, command, Map.of()), port);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    public ChildProcess process() {
-        return process;
-    }
-
-    public int securePort() {
-        return securePort;
-    }
-
-    public Path configFile() {
-        return configFile;
     }
 
     /** Waits until {@code https://127.0.0.1:<port>/readyz} answers 200 (informers synced). */

@@ -22,22 +22,16 @@ import java.util.regex.Pattern;
  * {@code --master} names an address that is never dialled; {@code --secure-port=0} serves nothing.
  */
 public final class SchedulerConfigAcceptance {
-    private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final Pattern COMMAND_FAILED = Pattern.compile("\"command failed\" err=\"((?:[^\"\\\\]|\\\\.)*)\"");
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private final Path kubeScheduler;
     private final Path workDir;
-    private final Duration timeout;
 
     public SchedulerConfigAcceptance(Path kubeScheduler, Path workDir) {
-        this(kubeScheduler, workDir, DEFAULT_TIMEOUT);
-    }
-
-    public SchedulerConfigAcceptance(Path kubeScheduler, Path workDir, Duration timeout) {
         this.kubeScheduler = kubeScheduler;
         this.workDir = workDir;
-        this.timeout = timeout;
     }
 
     /** With the binaries {@code e2e/cluster build} made; no cluster needed. */
@@ -94,10 +88,10 @@ public final class SchedulerConfigAcceptance {
                     .redirectOutput(dir.resolve("stdout.log").toFile())
                     .redirectError(stderr.toFile())
                     .start();
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException("kube-scheduler neither accepted nor rejected " + configFile
-                        + " within " + timeout + " (is --write-config-to honoured?)");
+                        + " within " + TIMEOUT + " (is --write-config-to honoured?)");
             }
             String errors = Files.readString(stderr, StandardCharsets.UTF_8);
             if (process.exitValue() == 0 && Files.exists(written)) {
