@@ -6,6 +6,7 @@ import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.E2eSettings;
+import dev.schedulerops.e2e.support.Loopback;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.render.Labels;
 import dev.schedulerops.operator.runtime.OperatorConfig;
@@ -25,9 +26,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -386,22 +384,14 @@ class OperatorLifecycleTest {
 
     @Test
     @Order(9)
-    void metricsAndProbesAreServed() throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
-        String base = "http://127.0.0.1:" + operator.httpPort();
-        HttpResponse<String> metrics = http.send(
-                HttpRequest.newBuilder(URI.create(base + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+    void metricsAndProbesAreServed() {
+        HttpResponse<String> metrics = Loopback.get(operator.httpPort(), "/metrics");
         assertThat(metrics.body())
                 .contains("schedulerops_profiles{ready=\"true\"} 1.0")
                 .contains("jvm_memory_used_bytes")
                 .contains("operator_sdk_");
         for (String probe : List.of("/healthz", "/readyz")) {
-            assertThat(http.send(
-                                    HttpRequest.newBuilder(URI.create(base + probe))
-                                            .build(),
-                                    HttpResponse.BodyHandlers.ofString())
-                            .statusCode())
-                    .isEqualTo(200);
+            assertThat(Loopback.status(operator.httpPort(), probe)).as(probe).isEqualTo(200);
         }
     }
 
