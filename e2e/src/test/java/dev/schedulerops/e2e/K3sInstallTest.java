@@ -38,8 +38,8 @@ import org.testcontainers.utility.DockerImageName;
  * labelled node.
  *
  * <p>Needs a Docker engine (skipped without one, as on the development machines here) and the operator and extender
- * images in a registry the k3s node can pull from: {@code ./mvnw -pl operator,extender jib:build
- * -Dimage.registry=REGISTRY}, then run with {@code -Dschedulerops.image.registry=REGISTRY} (default: the published
+ * images in a registry the k3s node can pull from: {@code ./mvnw -pl operator,extender -am package
+ * jib:build -Dimage.registry=REGISTRY}, then run with {@code -Dschedulerops.image.registry=REGISTRY} (default: the published
  * {@code ghcr.io/schedulerops}) and {@code -Dschedulerops.image.tag=TAG} (default {@code 0.1.0}).
  */
 class K3sInstallTest {
