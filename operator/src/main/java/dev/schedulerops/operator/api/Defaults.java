@@ -1,5 +1,8 @@
 package dev.schedulerops.operator.api;
 
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import java.util.List;
 
 /**
@@ -29,4 +32,21 @@ public final class Defaults {
                     + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$";
 
     private Defaults() {}
+
+    /** Requests of 100m CPU and 256Mi memory, a 512Mi memory limit; a new object each call (it is mutable). */
+    public static ResourceRequirements extenderResources() {
+        return new ResourceRequirementsBuilder()
+                .addToRequests("cpu", new Quantity("100m"))
+                .addToRequests("memory", new Quantity("256Mi"))
+                .addToLimits("memory", new Quantity("512Mi"))
+                .build();
+    }
+
+    /** Requests of 100m CPU and 128Mi memory; a new object each call (it is mutable). */
+    public static ResourceRequirements schedulerResources() {
+        return new ResourceRequirementsBuilder()
+                .addToRequests("cpu", new Quantity("100m"))
+                .addToRequests("memory", new Quantity("128Mi"))
+                .build();
+    }
 }

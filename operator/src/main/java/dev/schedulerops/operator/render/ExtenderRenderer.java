@@ -4,9 +4,6 @@ import dev.schedulerops.operator.api.Verb;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
@@ -88,7 +85,7 @@ final class ExtenderRenderer {
                 .withLivenessProbe(PodParts.probe("HTTP", HTTP_PORT, "/healthz", 3))
                 .withReadinessProbe(PodParts.probe("HTTP", HTTP_PORT, "/readyz", 1))
                 .withStartupProbe(PodParts.startupProbe("HTTP", HTTP_PORT, "/healthz"))
-                .withResources(resources(p.extender().resources()))
+                .withResources(p.extender().resources())
                 .withSecurityContext(PodSecurity.container())
                 .addToVolumeMounts(PodParts.tmpMount())
                 .endContainer()
@@ -116,17 +113,6 @@ final class ExtenderRenderer {
                 .withNewLabelSelector()
                 .withMatchLabels(selector)
                 .endLabelSelector()
-                .build();
-    }
-
-    static ResourceRequirements resources(ResourceRequirements requested) {
-        if (requested != null) {
-            return requested;
-        }
-        return new ResourceRequirementsBuilder()
-                .addToRequests("cpu", new Quantity("100m"))
-                .addToRequests("memory", new Quantity("256Mi"))
-                .addToLimits("memory", new Quantity("512Mi"))
                 .build();
     }
 

@@ -15,6 +15,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * A profile with every default applied: what the renderers read, so that no renderer repeats a default.
@@ -68,7 +69,7 @@ public record ResolvedProfile(
                 new Extender(
                         or(ext.getReplicas(), Defaults.EXTENDER_REPLICAS),
                         Optional.ofNullable(ext.getImage()),
-                        ext.getResources(),
+                        orGet(ext.getResources(), Defaults::extenderResources),
                         or(ext.getNodeCacheCapable(), Defaults.NODE_CACHE_CAPABLE),
                         or(ext.getIgnorable(), Defaults.IGNORABLE),
                         or(ext.getHttpTimeout(), Defaults.HTTP_TIMEOUT),
@@ -76,7 +77,7 @@ public record ResolvedProfile(
                 new Scheduler(
                         or(sch.getReplicas(), Defaults.SCHEDULER_REPLICAS),
                         Optional.ofNullable(sch.getImage()),
-                        sch.getResources(),
+                        orGet(sch.getResources(), Defaults::schedulerResources),
                         sch.getPercentageOfNodesToScore(),
                         or(sch.getLogVerbosity(), Defaults.LOG_VERBOSITY),
                         or(le.getLeaderElect(), Defaults.LEADER_ELECT),
@@ -112,5 +113,9 @@ public record ResolvedProfile(
 
     private static <T> T or(T value, T fallback) {
         return value == null ? fallback : value;
+    }
+
+    private static <T> T orGet(T value, Supplier<T> fallback) {
+        return value == null ? fallback.get() : value;
     }
 }

@@ -4,9 +4,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -71,7 +68,7 @@ final class SchedulerRenderer {
                 .withLivenessProbe(PodParts.probe("HTTPS", SECURE_PORT, "/livez", 3))
                 .withReadinessProbe(PodParts.probe("HTTPS", SECURE_PORT, "/readyz", 1))
                 .withStartupProbe(PodParts.startupProbe("HTTPS", SECURE_PORT, "/livez"))
-                .withResources(resources(s.resources()))
+                .withResources(s.resources())
                 .withSecurityContext(PodSecurity.container())
                 .addNewVolumeMount()
                 .withName("config")
@@ -90,16 +87,6 @@ final class SchedulerRenderer {
                 .endSpec()
                 .endTemplate()
                 .endSpec()
-                .build();
-    }
-
-    private static ResourceRequirements resources(ResourceRequirements requested) {
-        if (requested != null) {
-            return requested;
-        }
-        return new ResourceRequirementsBuilder()
-                .addToRequests("cpu", new Quantity("100m"))
-                .addToRequests("memory", new Quantity("128Mi"))
                 .build();
     }
 }
