@@ -163,6 +163,16 @@ class ProfileValidatorTest {
     }
 
     @Test
+    void managedResourceNameWithAPrefixAbove253CharactersIsRejected() {
+        String prefix = ("a".repeat(60) + ".").repeat(5) + "com"; // 308 characters, each label valid
+        assertThat(errors("labelKey: k\nextender:\n  managedResources:\n  - name: " + prefix + "/gpu"))
+                .containsExactly("spec.extender.managedResources[0].name: Invalid value: \"" + prefix
+                        + "/gpu\": must be a qualified resource name");
+        assertThat(errors("labelKey: k\nextender:\n  managedResources:\n  - name: " + prefix.substring(55) + "/gpu"))
+                .isEmpty();
+    }
+
+    @Test
     void percentageOfNodesToScoreIsAPercentage() {
         assertThat(errors("labelKey: k\nscheduler:\n  percentageOfNodesToScore: 101"))
                 .containsExactly(

@@ -21,7 +21,6 @@ import java.util.regex.Pattern;
  * cannot say: kube-scheduler's own configuration rules for the target version.
  */
 public final class ProfileValidator {
-    private static final Pattern LABEL_KEY = Pattern.compile(Defaults.LABEL_KEY_PATTERN);
     private static final Pattern SCHEDULER_NAME = Pattern.compile("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$");
     private static final Pattern PROFILE_NAME = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
 
@@ -69,7 +68,7 @@ public final class ProfileValidator {
         if (labelKey == null || labelKey.isBlank()) {
             errors.add("spec.labelKey: Required value: the node label the extender filters on and scores by,"
                     + " e.g. priority.lixueduan.com");
-        } else if (!LABEL_KEY.matcher(labelKey).matches() || prefixLength(labelKey) > 253) {
+        } else if (!isQualifiedName(labelKey)) {
             errors.add("spec.labelKey: Invalid value: \"" + labelKey + "\": must be a qualified label key: an"
                     + " optional DNS subdomain prefix and '/', then a name of at most 63 characters of letters,"
                     + " digits, '-', '_' or '.', starting and ending with a letter or digit");
@@ -136,7 +135,7 @@ public final class ProfileValidator {
             for (int i = 0; i < ext.getManagedResources().size(); i++) {
                 ManagedResource r = ext.getManagedResources().get(i);
                 String path = "spec.extender.managedResources[" + i + "].name";
-                if (r.getName() == null || !LABEL_KEY.matcher(r.getName()).matches()) {
+                if (r.getName() == null || !isQualifiedName(r.getName())) {
                     errors.add(path + ": Invalid value: \"" + r.getName() + "\": must be a qualified resource name");
                 } else if (!seen.add(r.getName())) {
                     errors.add(path + ": Duplicate value: \"" + r.getName() + "\"");
@@ -194,8 +193,8 @@ public final class ProfileValidator {
         }
     }
 
-    private static int prefixLength(String labelKey) {
-        int slash = labelKey.indexOf('/');
-        return slash < 0 ? 0 : slash;
+    /** apimachinery's IsQualifiedName: an optional DNS-subdomain prefix (253 chars) and '/', then a name (63). */
+    private static boolean isQualifiedName(String value) {
+        return LabelSyntax.qualifiedNameErrors(value).isEmpty();
     }
 }
