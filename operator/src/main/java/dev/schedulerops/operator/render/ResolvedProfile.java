@@ -50,13 +50,29 @@ public record ResolvedProfile(
             boolean leaderElect,
             String leaseDuration,
             String renewDeadline,
-            String retryPeriod) {}
+            String retryPeriod) {
+
+        /** The scheduler part of a spec (null for none) with every default applied. */
+        public static Scheduler of(SchedulerSpec spec) {
+            SchedulerSpec sch = spec == null ? new SchedulerSpec() : spec;
+            LeaderElectionSpec le =
+                    sch.getLeaderElection() == null ? new LeaderElectionSpec() : sch.getLeaderElection();
+            return new Scheduler(
+                    or(sch.getReplicas(), Defaults.SCHEDULER_REPLICAS),
+                    Optional.ofNullable(sch.getImage()),
+                    orGet(sch.getResources(), Defaults::schedulerResources),
+                    sch.getPercentageOfNodesToScore(),
+                    or(sch.getLogVerbosity(), Defaults.LOG_VERBOSITY),
+                    or(le.getLeaderElect(), Defaults.LEADER_ELECT),
+                    or(le.getLeaseDuration(), Defaults.LEASE_DURATION),
+                    or(le.getRenewDeadline(), Defaults.RENEW_DEADLINE),
+                    or(le.getRetryPeriod(), Defaults.RETRY_PERIOD));
+        }
+    }
 
     public static ResolvedProfile of(SchedulerProfile profile) {
         SchedulerProfileSpec spec = profile.getSpec() == null ? new SchedulerProfileSpec() : profile.getSpec();
         ExtenderSpec ext = spec.getExtender() == null ? new ExtenderSpec() : spec.getExtender();
-        SchedulerSpec sch = spec.getScheduler() == null ? new SchedulerSpec() : spec.getScheduler();
-        LeaderElectionSpec le = sch.getLeaderElection() == null ? new LeaderElectionSpec() : sch.getLeaderElection();
         List<Verb> verbList = spec.getVerbs() == null || spec.getVerbs().isEmpty() ? Defaults.VERBS : spec.getVerbs();
         return new ResolvedProfile(
                 new Names(profile.getMetadata().getName(), profile.getMetadata().getNamespace()),
@@ -74,16 +90,7 @@ public record ResolvedProfile(
                         or(ext.getIgnorable(), Defaults.IGNORABLE),
                         or(ext.getHttpTimeout(), Defaults.HTTP_TIMEOUT),
                         ext.getManagedResources() == null ? List.of() : List.copyOf(ext.getManagedResources())),
-                new Scheduler(
-                        or(sch.getReplicas(), Defaults.SCHEDULER_REPLICAS),
-                        Optional.ofNullable(sch.getImage()),
-                        orGet(sch.getResources(), Defaults::schedulerResources),
-                        sch.getPercentageOfNodesToScore(),
-                        or(sch.getLogVerbosity(), Defaults.LOG_VERBOSITY),
-                        or(le.getLeaderElect(), Defaults.LEADER_ELECT),
-                        or(le.getLeaseDuration(), Defaults.LEASE_DURATION),
-                        or(le.getRenewDeadline(), Defaults.RENEW_DEADLINE),
-                        or(le.getRetryPeriod(), Defaults.RETRY_PERIOD)));
+                Scheduler.of(spec.getScheduler()));
     }
 
     public boolean has(Verb verb) {

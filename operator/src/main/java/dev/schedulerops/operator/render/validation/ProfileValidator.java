@@ -1,6 +1,5 @@
 package dev.schedulerops.operator.render.validation;
 
-import dev.schedulerops.operator.api.Defaults;
 import dev.schedulerops.operator.api.ManagedResource;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.api.SchedulerProfileSpec;
@@ -23,6 +22,9 @@ import java.util.regex.Pattern;
 public final class ProfileValidator {
     private static final Pattern SCHEDULER_NAME = Pattern.compile("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$");
     private static final Pattern PROFILE_NAME = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
+
+    /** The example of a valid duration named in leader-election messages. */
+    private static final String DURATION_EXAMPLE = "15s";
 
     /** The extender Service is named "<profile>-extender" and a Service name is a DNS-1035 label (63 chars). */
     public static final int MAX_PROFILE_NAME_LENGTH = 63 - "-extender".length();
@@ -123,12 +125,7 @@ public final class ProfileValidator {
         }
         range(errors, "spec.extender.replicas", ext.getReplicas(), 1, 10);
         if (ext.getHttpTimeout() != null) {
-            Optional<Duration> timeout =
-                    GoDuration.parseNanos(ext.getHttpTimeout()).map(Duration::ofNanos);
-            if (timeout.isEmpty() || timeout.get().isZero() || timeout.get().isNegative()) {
-                errors.add("spec.extender.httpTimeout: Invalid value: \"" + ext.getHttpTimeout() + "\": must be a"
-                        + " positive duration such as 5s or 1500ms");
-            }
+            duration(errors, "spec.extender.httpTimeout", ext.getHttpTimeout(), "5s or 1500ms");
         }
         if (ext.getManagedResources() != null) {
             Set<String> seen = new HashSet<>();
@@ -152,21 +149,21 @@ public final class ProfileValidator {
         range(errors, "spec.scheduler.replicas", sch.getReplicas(), 1, 5);
         range(errors, "spec.scheduler.percentageOfNodesToScore", sch.getPercentageOfNodesToScore(), 0, 100);
         range(errors, "spec.scheduler.logVerbosity", sch.getLogVerbosity(), 0, 10);
-        var le = sch.getLeaderElection();
-        boolean leaderElect = le == null || le.getLeaderElect() == null || le.getLeaderElect();
+        var resolved = ResolvedProfile.Scheduler.of(sch);
+        boolean leaderElect = resolved.leaderElect();
         if (sch.getReplicas() != null && sch.getReplicas() > 1 && !leaderElect) {
             errors.add("spec.scheduler.replicas: Invalid value: " + sch.getReplicas() + ": more than one replica needs"
                     + " leaderElection.leaderElect: true, or the replicas would bind pods concurrently");
         }
-        if (le == null) {
+        if (sch.getLeaderElection() == null) {
             return;
         }
         Optional<Duration> lease = duration(
-                errors, "spec.scheduler.leaderElection.leaseDuration", le.getLeaseDuration(), Defaults.LEASE_DURATION);
+                errors, "spec.scheduler.leaderElection.leaseDuration", resolved.leaseDuration(), DURATION_EXAMPLE);
         Optional<Duration> renew = duration(
-                errors, "spec.scheduler.leaderElection.renewDeadline", le.getRenewDeadline(), Defaults.RENEW_DEADLINE);
-        Optional<Duration> retry = duration(
-                errors, "spec.scheduler.leaderElection.retryPeriod", le.getRetryPeriod(), Defaults.RETRY_PERIOD);
+                errors, "spec.scheduler.leaderElection.renewDeadline", resolved.renewDeadline(), DURATION_EXAMPLE);
+        Optional<Duration> retry =
+                duration(errors, "spec.scheduler.leaderElection.retryPeriod", resolved.retryPeriod(), DURATION_EXAMPLE);
         if (leaderElect && lease.isPresent() && renew.isPresent() && lease.get().compareTo(renew.get()) <= 0) {
             errors.add("spec.scheduler.leaderElection.leaseDuration: Invalid value: \"" + lease.get()
                     + "\": must be greater than renewDeadline");
@@ -177,11 +174,11 @@ public final class ProfileValidator {
         }
     }
 
-    private static Optional<Duration> duration(List<String> errors, String path, String value, String fallback) {
-        String text = value == null ? fallback : value;
+    /** Parses a Go duration that must be positive; otherwise adds an error naming the example and returns empty. */
+    private static Optional<Duration> duration(List<String> errors, String path, String text, String example) {
         Optional<Duration> parsed = GoDuration.parseNanos(text).map(Duration::ofNanos);
         if (parsed.isEmpty() || parsed.get().isZero() || parsed.get().isNegative()) {
-            errors.add(path + ": Invalid value: \"" + text + "\": must be a positive duration such as 15s");
+            errors.add(path + ": Invalid value: \"" + text + "\": must be a positive duration such as " + example);
             return Optional.empty();
         }
         return parsed;
