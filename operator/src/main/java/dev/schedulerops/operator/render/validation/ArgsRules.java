@@ -1,5 +1,7 @@
 package dev.schedulerops.operator.render.validation;
 
+import static dev.schedulerops.operator.render.SchedulerConfigRenderer.API_VERSION;
+
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -12,7 +14,6 @@ import java.util.Set;
  */
 final class ArgsRules {
 
-    static final String API_VERSION = "kubescheduler.config.k8s.io/v1";
     private static final int MAX_CUSTOM_PRIORITY_SCORE = 10;
     private static final List<String> SCORING_STRATEGY_TYPES =
             List.of("LeastAllocated", "MostAllocated", "RequestedToCapacityRatio");
