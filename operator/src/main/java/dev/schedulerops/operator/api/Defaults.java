@@ -23,6 +23,9 @@ public final class Defaults {
     public static final String RENEW_DEADLINE = "10s";
     public static final String RETRY_PERIOD = "2s";
 
+    /** A scheduler name: a lowercase DNS subdomain (the length limit of 253 is checked apart). */
+    public static final String SCHEDULER_NAME_PATTERN = "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$";
+
     /** Go's time.ParseDuration syntax, as kube-scheduler decodes metav1.Duration. */
     public static final String DURATION_PATTERN = "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$";
 

@@ -30,7 +30,7 @@ public class SchedulerProfileSpec {
             + " metadata.name. Must be unique among SchedulerProfiles in the cluster and must not be"
             + " 'default-scheduler'.")
     @Size(min = 1, max = 253)
-    @Pattern("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
+    @Pattern(Defaults.SCHEDULER_NAME_PATTERN)
     @ValidationRule(value = "self != 'default-scheduler'", message = "schedulerName must not be default-scheduler")
     private String schedulerName;
 

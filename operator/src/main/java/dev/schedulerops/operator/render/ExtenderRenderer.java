@@ -17,7 +17,6 @@ import java.util.Map;
 
 /** The extender's ServiceAccount, Deployment, Service and (with more than one replica) PodDisruptionBudget. */
 final class ExtenderRenderer {
-    static final String DEFAULT_SCHEDULER = "default-scheduler";
     private static final IntOrString HTTP_PORT = new IntOrString("http");
 
     private ExtenderRenderer() {}
@@ -64,7 +63,7 @@ final class ExtenderRenderer {
                 .endMetadata()
                 .withNewSpec()
                 // The extender's own pods must never wait for the scheduler that depends on them.
-                .withSchedulerName(DEFAULT_SCHEDULER)
+                .withSchedulerName(Names.DEFAULT_SCHEDULER)
                 .withServiceAccountName(p.names().extender())
                 .withAutomountServiceAccountToken(needsApi)
                 .withEnableServiceLinks(false)

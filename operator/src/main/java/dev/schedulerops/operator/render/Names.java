@@ -16,8 +16,14 @@ public record Names(String profile, String namespace) {
     public static final int EXTENDER_PORT = 8080;
     public static final int SCHEDULER_SECURE_PORT = 10259;
 
+    /** The cluster's main scheduler: it places the operator's own pods and no profile may take its name. */
+    public static final String DEFAULT_SCHEDULER = "default-scheduler";
+
+    /** Appended to the profile name for the extender's objects (its Service name is limited to 63 characters). */
+    public static final String EXTENDER_SUFFIX = "-extender";
+
     public String extender() {
-        return profile + "-extender";
+        return profile + EXTENDER_SUFFIX;
     }
 
     public String scheduler() {

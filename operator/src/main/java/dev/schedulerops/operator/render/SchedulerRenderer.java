@@ -48,7 +48,7 @@ final class SchedulerRenderer {
                 .endMetadata()
                 .withNewSpec()
                 // A secondary scheduler is placed by the default one, never by itself.
-                .withSchedulerName(ExtenderRenderer.DEFAULT_SCHEDULER)
+                .withSchedulerName(Names.DEFAULT_SCHEDULER)
                 .withServiceAccountName(p.names().scheduler())
                 .withEnableServiceLinks(false)
                 .withSecurityContext(PodSecurity.pod())

@@ -1,10 +1,12 @@
 package dev.schedulerops.operator.render.validation;
 
+import dev.schedulerops.operator.api.Defaults;
 import dev.schedulerops.operator.api.ManagedResource;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.api.SchedulerProfileSpec;
 import dev.schedulerops.operator.api.Verb;
 import dev.schedulerops.operator.render.ClusterFacts;
+import dev.schedulerops.operator.render.Names;
 import dev.schedulerops.operator.render.ResolvedProfile;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,14 +22,14 @@ import java.util.regex.Pattern;
  * cannot say: kube-scheduler's own configuration rules for the target version.
  */
 public final class ProfileValidator {
-    private static final Pattern SCHEDULER_NAME = Pattern.compile("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$");
+    private static final Pattern SCHEDULER_NAME = Pattern.compile(Defaults.SCHEDULER_NAME_PATTERN);
     private static final Pattern PROFILE_NAME = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
 
     /** The example of a valid duration named in leader-election messages. */
     private static final String DURATION_EXAMPLE = "15s";
 
     /** The extender Service is named "<profile>-extender" and a Service name is a DNS-1035 label (63 chars). */
-    public static final int MAX_PROFILE_NAME_LENGTH = 63 - "-extender".length();
+    public static final int MAX_PROFILE_NAME_LENGTH = 63 - Names.EXTENDER_SUFFIX.length();
 
     private ProfileValidator() {}
 
@@ -81,9 +83,9 @@ public final class ProfileValidator {
             errors.add("spec.schedulerName: Invalid value: \"" + schedulerName + "\": must be a lowercase DNS"
                     + " subdomain");
         }
-        if ("default-scheduler".equals(schedulerName)) {
-            errors.add("spec.schedulerName: Invalid value: \"default-scheduler\": that is the cluster's main"
-                    + " scheduler; choose another name");
+        if (Names.DEFAULT_SCHEDULER.equals(schedulerName)) {
+            errors.add("spec.schedulerName: Invalid value: \"" + Names.DEFAULT_SCHEDULER + "\": that is the cluster's"
+                    + " main scheduler; choose another name");
         }
     }
 
