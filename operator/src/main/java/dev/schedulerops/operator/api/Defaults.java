@@ -23,6 +23,18 @@ public final class Defaults {
     public static final String RENEW_DEADLINE = "10s";
     public static final String RETRY_PERIOD = "2s";
 
+    /** Bounds of the numeric fields: the CRD schema's @Min/@Max and ProfileValidator's range checks. */
+    public static final int MIN_WEIGHT = 1;
+
+    public static final int MIN_EXTENDER_REPLICAS = 1;
+    public static final int MAX_EXTENDER_REPLICAS = 10;
+    public static final int MIN_SCHEDULER_REPLICAS = 1;
+    public static final int MAX_SCHEDULER_REPLICAS = 5;
+    public static final int MIN_PERCENTAGE_OF_NODES_TO_SCORE = 0;
+    public static final int MAX_PERCENTAGE_OF_NODES_TO_SCORE = 100;
+    public static final int MIN_LOG_VERBOSITY = 0;
+    public static final int MAX_LOG_VERBOSITY = 10;
+
     /** A scheduler name: a lowercase DNS subdomain (the length limit of 253 is checked apart). */
     public static final String SCHEDULER_NAME_PATTERN = "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$";
 

@@ -14,9 +14,9 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ExtenderSpec {
     @JsonPropertyDescription("Number of extender pods. Defaults to 2; a PodDisruptionBudget is created above 1.")
-    @Min(1)
-    @Max(10)
-    @Default("2")
+    @Min(Defaults.MIN_EXTENDER_REPLICAS)
+    @Max(Defaults.MAX_EXTENDER_REPLICAS)
+    @Default("" + Defaults.EXTENDER_REPLICAS)
     private Integer replicas;
 
     @JsonPropertyDescription("The extender image. Defaults to the bundled extender of the operator's own version.")
@@ -31,17 +31,17 @@ public class ExtenderSpec {
     @JsonPropertyDescription("When true (the default) kube-scheduler sends only node names and the extender keeps its"
             + " own node cache (watching Nodes): far less JSON per call, and it avoids kube-scheduler 1.33's loss of"
             + " node information for nodes an extender filter passes on.")
-    @Default("true")
+    @Default("" + Defaults.NODE_CACHE_CAPABLE)
     private Boolean nodeCacheCapable;
 
     @JsonPropertyDescription("When true, scheduling goes on without the extender when it is unreachable or fails;"
             + " when false (the default) pods stay Pending until it answers.")
-    @Default("false")
+    @Default("" + Defaults.IGNORABLE)
     private Boolean ignorable;
 
     @JsonPropertyDescription("Timeout of one extender call, a Go duration such as 5s. Defaults to 5s.")
     @Pattern(Defaults.DURATION_PATTERN)
-    @Default("5s")
+    @Default(Defaults.HTTP_TIMEOUT)
     @ValidationRule(value = "duration(self) > duration('0s')", message = "httpTimeout must be positive")
     private String httpTimeout;
 

@@ -20,7 +20,7 @@ import io.fabric8.generator.annotation.ValidationRule;
 public class LeaderElectionSpec {
     @JsonPropertyDescription("Whether the scheduler replicas elect a leader (on the lease <profile>-scheduler in the"
             + " profile's namespace, never the main scheduler's). Defaults to true.")
-    @Default("true")
+    @Default("" + Defaults.LEADER_ELECT)
     private Boolean leaderElect;
 
     @JsonPropertyDescription("How long a lease is valid, a Go duration. Defaults to 15s.")

@@ -53,8 +53,8 @@ public class SchedulerProfileSpec {
 
     @JsonPropertyDescription("The extender's prioritize weight: its score (0..10) is multiplied by weight and by 10"
             + " and added to the plugin scores. Higher values let the label dominate placement. Defaults to 1.")
-    @Min(1)
-    @Default("1")
+    @Min(Defaults.MIN_WEIGHT)
+    @Default("" + Defaults.WEIGHT)
     private Integer weight;
 
     @JsonPropertyDescription("The scheduling-framework plugins of the generated profile, as in kube-scheduler's"

@@ -19,9 +19,9 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
         fieldPath = ".replicas")
 public class SchedulerSpec {
     @JsonPropertyDescription("Number of kube-scheduler pods; above 1 they elect a leader. Defaults to 1.")
-    @Min(1)
-    @Max(5)
-    @Default("1")
+    @Min(Defaults.MIN_SCHEDULER_REPLICAS)
+    @Max(Defaults.MAX_SCHEDULER_REPLICAS)
+    @Default("" + Defaults.SCHEDULER_REPLICAS)
     private Integer replicas;
 
     @JsonPropertyDescription("The kube-scheduler image. Defaults to registry.k8s.io/kube-scheduler at the cluster's"
@@ -37,14 +37,14 @@ public class SchedulerSpec {
 
     @JsonPropertyDescription("KubeSchedulerConfiguration percentageOfNodesToScore (0..100); unset or 0 uses"
             + " kube-scheduler's adaptive default.")
-    @Min(0)
-    @Max(100)
+    @Min(Defaults.MIN_PERCENTAGE_OF_NODES_TO_SCORE)
+    @Max(Defaults.MAX_PERCENTAGE_OF_NODES_TO_SCORE)
     private Integer percentageOfNodesToScore;
 
     @JsonPropertyDescription("kube-scheduler's --v log verbosity (0..10). Defaults to 2.")
-    @Min(0)
-    @Max(10)
-    @Default("2")
+    @Min(Defaults.MIN_LOG_VERBOSITY)
+    @Max(Defaults.MAX_LOG_VERBOSITY)
+    @Default("" + Defaults.LOG_VERBOSITY)
     private Integer logVerbosity;
 
     @JsonPropertyDescription("Leader election of the scheduler replicas, on a lease of their own.")

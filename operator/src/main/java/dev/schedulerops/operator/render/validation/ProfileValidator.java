@@ -91,9 +91,9 @@ public final class ProfileValidator {
 
     private static void validateVerbs(SchedulerProfileSpec spec, List<String> errors) {
         Integer weight = spec.getWeight();
-        if (weight != null && weight < 1) {
-            errors.add("spec.weight: Invalid value: " + weight + ": must be at least 1 (kube-scheduler rejects an"
-                    + " extender with prioritizeVerb and a non-positive weight)");
+        if (weight != null && weight < Defaults.MIN_WEIGHT) {
+            errors.add("spec.weight: Invalid value: " + weight + ": must be at least " + Defaults.MIN_WEIGHT
+                    + " (kube-scheduler rejects an extender with prioritizeVerb and a non-positive weight)");
         }
         List<Verb> verbs = spec.getVerbs();
         if (verbs == null) {
@@ -125,7 +125,12 @@ public final class ProfileValidator {
         if (ext == null) {
             return;
         }
-        range(errors, "spec.extender.replicas", ext.getReplicas(), 1, 10);
+        range(
+                errors,
+                "spec.extender.replicas",
+                ext.getReplicas(),
+                Defaults.MIN_EXTENDER_REPLICAS,
+                Defaults.MAX_EXTENDER_REPLICAS);
         if (ext.getHttpTimeout() != null) {
             duration(errors, "spec.extender.httpTimeout", ext.getHttpTimeout(), "5s or 1500ms");
         }
@@ -148,9 +153,24 @@ public final class ProfileValidator {
         if (sch == null) {
             return;
         }
-        range(errors, "spec.scheduler.replicas", sch.getReplicas(), 1, 5);
-        range(errors, "spec.scheduler.percentageOfNodesToScore", sch.getPercentageOfNodesToScore(), 0, 100);
-        range(errors, "spec.scheduler.logVerbosity", sch.getLogVerbosity(), 0, 10);
+        range(
+                errors,
+                "spec.scheduler.replicas",
+                sch.getReplicas(),
+                Defaults.MIN_SCHEDULER_REPLICAS,
+                Defaults.MAX_SCHEDULER_REPLICAS);
+        range(
+                errors,
+                "spec.scheduler.percentageOfNodesToScore",
+                sch.getPercentageOfNodesToScore(),
+                Defaults.MIN_PERCENTAGE_OF_NODES_TO_SCORE,
+                Defaults.MAX_PERCENTAGE_OF_NODES_TO_SCORE);
+        range(
+                errors,
+                "spec.scheduler.logVerbosity",
+                sch.getLogVerbosity(),
+                Defaults.MIN_LOG_VERBOSITY,
+                Defaults.MAX_LOG_VERBOSITY);
         var resolved = ResolvedProfile.Scheduler.of(sch);
         boolean leaderElect = resolved.leaderElect();
         if (sch.getReplicas() != null && sch.getReplicas() > 1 && !leaderElect) {
