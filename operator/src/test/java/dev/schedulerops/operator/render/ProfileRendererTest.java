@@ -40,6 +40,16 @@ class ProfileRendererTest {
         assertThat(state.extenderStage()).extracting(HasMetadata::getKind).doesNotContain("ConfigMap");
         assertThat(state.extenderStage()).contains(state.extenderDeployment());
         assertThat(state.schedulerStage()).containsExactly(state.schedulerConfigMap(), state.schedulerDeployment());
+
+        // all() is the order `render` prints and the operator creates: stage 1, then stage 2.
+        List<HasMetadata> all = state.all();
+        assertThat(all)
+                .containsExactlyElementsOf(
+                        Stream.concat(state.extenderStage().stream(), state.schedulerStage().stream())
+                                .toList());
+        assertThat(all.indexOf(state.extenderDeployment())).isLessThan(all.indexOf(state.schedulerConfigMap()));
+        assertThat(all.subList(all.size() - 2, all.size()))
+                .containsExactly(state.schedulerConfigMap(), state.schedulerDeployment());
     }
 
     @Test
