@@ -30,16 +30,6 @@ public record ClusterFacts(String kubernetesVersion, String extenderImage, Strin
         return new ClusterFacts(kubernetesVersion, image, schedulerImageRepository);
     }
 
-    public ClusterFacts withSchedulerImageRepository(String repository) {
-        return new ClusterFacts(kubernetesVersion, extenderImage, repository);
-    }
-
-    /** "1.33.13" → "1.33": the granularity at which kube-scheduler's plugins and rules change. */
-    public String minorVersion() {
-        String[] parts = kubernetesVersion.split("\\.");
-        return parts.length >= 2 ? parts[0] + "." + parts[1] : kubernetesVersion;
-    }
-
     /** The default kube-scheduler image: the cluster's own version, since a scheduler may not be newer. */
     public String defaultSchedulerImage() {
         // Drop build metadata such as "+k3s1": image tags carry only the release.

@@ -10,7 +10,6 @@ public final class Labels {
     public static final String COMPONENT = "app.kubernetes.io/component";
     public static final String PART_OF = "app.kubernetes.io/part-of";
     public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
-    public static final String VERSION = "app.kubernetes.io/version";
 
     /** Identify the owning profile on every object, including cluster-scoped ones that cannot carry an owner. */
     public static final String PROFILE = "schedulerops.dev/profile";

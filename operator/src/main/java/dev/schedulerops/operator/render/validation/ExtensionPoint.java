@@ -9,37 +9,30 @@ import java.util.Optional;
  * the order in which kube-scheduler's framework ({@code getExtensionPoints}) builds and expands them.
  */
 public enum ExtensionPoint {
-    PRE_FILTER("preFilter", "PreFilterPlugin"),
-    FILTER("filter", "FilterPlugin"),
-    POST_FILTER("postFilter", "PostFilterPlugin"),
-    RESERVE("reserve", "ReservePlugin"),
-    PRE_SCORE("preScore", "PreScorePlugin"),
-    SCORE("score", "ScorePlugin"),
-    PRE_BIND("preBind", "PreBindPlugin"),
-    BIND("bind", "BindPlugin"),
-    POST_BIND("postBind", "PostBindPlugin"),
-    PERMIT("permit", "PermitPlugin"),
-    PRE_ENQUEUE("preEnqueue", "PreEnqueuePlugin"),
-    QUEUE_SORT("queueSort", "QueueSortPlugin"),
+    PRE_FILTER("preFilter"),
+    FILTER("filter"),
+    POST_FILTER("postFilter"),
+    RESERVE("reserve"),
+    PRE_SCORE("preScore"),
+    SCORE("score"),
+    PRE_BIND("preBind"),
+    BIND("bind"),
+    POST_BIND("postBind"),
+    PERMIT("permit"),
+    PRE_ENQUEUE("preEnqueue"),
+    QUEUE_SORT("queueSort"),
     /** Not an interface of its own: a plugin listed here is enabled at every point it implements. */
-    MULTI_POINT("multiPoint", null);
+    MULTI_POINT("multiPoint");
 
     private final String fieldName;
-    private final String goInterface;
 
-    ExtensionPoint(String fieldName, String goInterface) {
+    ExtensionPoint(String fieldName) {
         this.fieldName = fieldName;
-        this.goInterface = goInterface;
     }
 
     /** The camelCase field name in {@code plugins}, e.g. {@code preFilter}. */
     public String fieldName() {
         return fieldName;
-    }
-
-    /** The Go interface kube-scheduler checks for, e.g. {@code FilterPlugin}; null for multiPoint. */
-    public String goInterface() {
-        return goInterface;
     }
 
     public static Optional<ExtensionPoint> fromFieldName(String fieldName) {

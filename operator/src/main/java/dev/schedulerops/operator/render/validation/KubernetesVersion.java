@@ -20,10 +20,6 @@ public record KubernetesVersion(int major, int minor) implements Comparable<Kube
         return new KubernetesVersion(Integer.parseInt(matcher.group(1)), Integer.parseInt(matcher.group(2)));
     }
 
-    public boolean isAtLeast(int otherMajor, int otherMinor) {
-        return major > otherMajor || (major == otherMajor && minor >= otherMinor);
-    }
-
     @Override
     public int compareTo(KubernetesVersion other) {
         return major != other.major ? Integer.compare(major, other.major) : Integer.compare(minor, other.minor);
