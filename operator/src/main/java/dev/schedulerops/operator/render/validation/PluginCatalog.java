@@ -43,6 +43,9 @@ public final class PluginCatalog {
     private static final String NON_CSI_VOLUME_LIMITS_REPLACEMENT = "NodeVolumeLimits";
     private static final KubernetesVersion NON_CSI_VOLUME_LIMITS_REMOVED_IN = new KubernetesVersion(1, 32);
 
+    /** The catalog of every supported minor version, built once (catalogs are immutable). */
+    private static final Map<KubernetesVersion, PluginCatalog> CATALOGS = buildAll();
+
     private final KubernetesVersion version;
     private final Map<String, Set<ExtensionPoint>> plugins;
     private final Map<String, KubernetesVersion> removed;
@@ -68,12 +71,21 @@ public final class PluginCatalog {
      * @throws IllegalArgumentException if the version cannot be parsed or is outside 1.31..1.34
      */
     public static PluginCatalog forVersion(String kubernetesVersion) {
-        KubernetesVersion parsed = KubernetesVersion.parse(kubernetesVersion);
-        if (!isSupported(parsed)) {
-            throw new IllegalArgumentException("Kubernetes " + parsed + " is not supported by the plugin catalog;"
+        return forVersion(KubernetesVersion.parse(kubernetesVersion));
+    }
+
+    /**
+     * The catalog of a major.minor version: a lookup, every catalog is built once.
+     *
+     * @throws IllegalArgumentException if the version is outside 1.31..1.34
+     */
+    public static PluginCatalog forVersion(KubernetesVersion version) {
+        PluginCatalog catalog = CATALOGS.get(version);
+        if (catalog == null) {
+            throw new IllegalArgumentException("Kubernetes " + version + " is not supported by the plugin catalog;"
                     + " supported: " + OLDEST_SUPPORTED + " to " + NEWEST_SUPPORTED);
         }
-        return build(parsed);
+        return catalog;
     }
 
     /** Whether {@link #forVersion} knows this version; false for unparseable strings. */
@@ -86,7 +98,16 @@ public final class PluginCatalog {
     }
 
     private static boolean isSupported(KubernetesVersion version) {
-        return version.compareTo(OLDEST_SUPPORTED) >= 0 && version.compareTo(NEWEST_SUPPORTED) <= 0;
+        return CATALOGS.containsKey(version);
+    }
+
+    private static Map<KubernetesVersion, PluginCatalog> buildAll() {
+        Map<KubernetesVersion, PluginCatalog> catalogs = new LinkedHashMap<>();
+        for (int minor = OLDEST_SUPPORTED.minor(); minor <= NEWEST_SUPPORTED.minor(); minor++) {
+            KubernetesVersion version = new KubernetesVersion(OLDEST_SUPPORTED.major(), minor);
+            catalogs.put(version, build(version));
+        }
+        return Collections.unmodifiableMap(catalogs);
     }
 
     private static PluginCatalog build(KubernetesVersion version) {

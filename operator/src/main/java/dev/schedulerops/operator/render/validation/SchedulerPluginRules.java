@@ -33,15 +33,15 @@ final class SchedulerPluginRules {
                 .errors();
     }
 
-    static String nearestSupported(String kubernetesVersion) {
+    static KubernetesVersion nearestSupported(String kubernetesVersion) {
         KubernetesVersion version = KubernetesVersion.parse(kubernetesVersion);
         if (version.compareTo(PluginCatalog.NEWEST_SUPPORTED) > 0) {
-            return PluginCatalog.NEWEST_SUPPORTED.toString();
+            return PluginCatalog.NEWEST_SUPPORTED;
         }
         if (version.compareTo(PluginCatalog.OLDEST_SUPPORTED) < 0) {
-            return PluginCatalog.OLDEST_SUPPORTED.toString();
+            return PluginCatalog.OLDEST_SUPPORTED;
         }
-        return kubernetesVersion;
+        return version;
     }
 
     private static PluginSetInput input(PluginSet set) {
