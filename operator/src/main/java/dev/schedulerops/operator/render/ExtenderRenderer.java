@@ -1,6 +1,5 @@
 package dev.schedulerops.operator.render;
 
-import dev.schedulerops.operator.api.Verb;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -22,12 +21,13 @@ final class ExtenderRenderer {
     private ExtenderRenderer() {}
 
     static List<HasMetadata> render(ResolvedProfile p, ClusterFacts facts) {
+        Map<String, String> selector = Labels.selector(p.names().profile(), Labels.COMPONENT_EXTENDER);
         List<HasMetadata> objects = new ArrayList<>();
         objects.add(serviceAccount(p));
-        objects.add(deployment(p, facts));
-        objects.add(service(p));
+        objects.add(deployment(p, facts, selector));
+        objects.add(service(p, selector));
         if (p.extender().replicas() > 1) {
-            objects.add(podDisruptionBudget(p));
+            objects.add(podDisruptionBudget(p, selector));
         }
         return objects;
     }
@@ -35,13 +35,11 @@ final class ExtenderRenderer {
     private static HasMetadata serviceAccount(ResolvedProfile p) {
         return new ServiceAccountBuilder()
                 .withMetadata(ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER))
-                .withAutomountServiceAccountToken(p.extenderNeedsNodeCache() || p.has(Verb.BIND))
+                .withAutomountServiceAccountToken(p.extenderNeedsApi())
                 .build();
     }
 
-    static Deployment deployment(ResolvedProfile p, ClusterFacts facts) {
-        Map<String, String> selector = Labels.selector(p.names().profile(), Labels.COMPONENT_EXTENDER);
-        boolean needsApi = p.extenderNeedsNodeCache() || p.has(Verb.BIND);
+    private static Deployment deployment(ResolvedProfile p, ClusterFacts facts, Map<String, String> selector) {
         return new DeploymentBuilder()
                 .withMetadata(ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER))
                 .withNewSpec()
@@ -65,7 +63,7 @@ final class ExtenderRenderer {
                 // The extender's own pods must never wait for the scheduler that depends on them.
                 .withSchedulerName(Names.DEFAULT_SCHEDULER)
                 .withServiceAccountName(p.names().extender())
-                .withAutomountServiceAccountToken(needsApi)
+                .withAutomountServiceAccountToken(p.extenderNeedsApi())
                 .withEnableServiceLinks(false)
                 .withTerminationGracePeriodSeconds(30L)
                 .withSecurityContext(PodSecurity.pod())
@@ -115,29 +113,29 @@ final class ExtenderRenderer {
                 .build();
     }
 
-    private static HasMetadata service(ResolvedProfile p) {
+    private static HasMetadata service(ResolvedProfile p, Map<String, String> selector) {
         return new ServiceBuilder()
                 .withMetadata(ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER))
                 .withNewSpec()
                 .withType("ClusterIP")
-                .withSelector(Labels.selector(p.names().profile(), Labels.COMPONENT_EXTENDER))
+                .withSelector(selector)
                 .addNewPort()
                 .withName("http")
                 .withPort(Names.EXTENDER_PORT)
-                .withTargetPort(new IntOrString("http"))
+                .withTargetPort(HTTP_PORT)
                 .withProtocol("TCP")
                 .endPort()
                 .endSpec()
                 .build();
     }
 
-    private static HasMetadata podDisruptionBudget(ResolvedProfile p) {
+    private static HasMetadata podDisruptionBudget(ResolvedProfile p, Map<String, String> selector) {
         return new PodDisruptionBudgetBuilder()
                 .withMetadata(ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER))
                 .withNewSpec()
                 .withMaxUnavailable(new IntOrString(1))
                 .withNewSelector()
-                .withMatchLabels(Labels.selector(p.names().profile(), Labels.COMPONENT_EXTENDER))
+                .withMatchLabels(selector)
                 .endSelector()
                 .endSpec()
                 .build();

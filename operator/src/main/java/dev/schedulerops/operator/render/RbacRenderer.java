@@ -26,17 +26,19 @@ final class RbacRenderer {
         Names n = p.names();
         Subject sa = serviceAccount(n.scheduler(), n.namespace());
         List<HasMetadata> objects = new ArrayList<>();
-        objects.add(clusterRoleBinding(p, n.kubeSchedulerBinding(), Names.KUBE_SCHEDULER_CLUSTER_ROLE, sa));
-        objects.add(clusterRoleBinding(p, n.volumeSchedulerBinding(), Names.VOLUME_SCHEDULER_CLUSTER_ROLE, sa));
+        objects.add(clusterRoleBinding(
+                p, n.kubeSchedulerBinding(), Names.KUBE_SCHEDULER_CLUSTER_ROLE, sa, Labels.COMPONENT_SCHEDULER));
+        objects.add(clusterRoleBinding(
+                p, n.volumeSchedulerBinding(), Names.VOLUME_SCHEDULER_CLUSTER_ROLE, sa, Labels.COMPONENT_SCHEDULER));
         objects.add(new RoleBuilder()
-                .withMetadata(ObjectMetas.of(p, n.schedulerLease(), n.namespace(), Labels.COMPONENT_SCHEDULER))
+                .withMetadata(ObjectMetas.of(p, n.schedulerLease(), Labels.COMPONENT_SCHEDULER))
                 .withRules(
                         // create cannot be limited to a resource name; get/update are limited to the own lease.
                         rule("coordination.k8s.io", "leases", List.of(), "create"),
                         rule("coordination.k8s.io", "leases", List.of(n.schedulerLease()), "get", "update"))
                 .build());
         objects.add(new RoleBindingBuilder()
-                .withMetadata(ObjectMetas.of(p, n.schedulerLease(), n.namespace(), Labels.COMPONENT_SCHEDULER))
+                .withMetadata(ObjectMetas.of(p, n.schedulerLease(), Labels.COMPONENT_SCHEDULER))
                 .withNewRoleRef(RBAC_GROUP, "Role", n.schedulerLease())
                 .withSubjects(sa)
                 .build());
@@ -69,12 +71,12 @@ final class RbacRenderer {
                         p,
                         n.extenderClusterRole(),
                         n.extenderClusterRole(),
-                        serviceAccount(n.extender(), n.namespace())));
+                        serviceAccount(n.extender(), n.namespace()),
+                        Labels.COMPONENT_EXTENDER));
     }
 
-    private static HasMetadata clusterRoleBinding(ResolvedProfile p, String name, String clusterRole, Subject subject) {
-        String component =
-                subject.getName().equals(p.names().extender()) ? Labels.COMPONENT_EXTENDER : Labels.COMPONENT_SCHEDULER;
+    private static HasMetadata clusterRoleBinding(
+            ResolvedProfile p, String name, String clusterRole, Subject subject, String component) {
         return new ClusterRoleBindingBuilder()
                 .withMetadata(ObjectMetas.of(p, name, null, component))
                 .withNewRoleRef(RBAC_GROUP, "ClusterRole", clusterRole)

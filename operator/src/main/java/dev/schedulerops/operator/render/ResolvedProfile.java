@@ -110,6 +110,11 @@ public record ResolvedProfile(
         return extender.nodeCacheCapable() || has(Verb.PREEMPT);
     }
 
+    /** Whether the extender calls the API server (to watch Nodes or to bind pods), so it needs its token. */
+    public boolean extenderNeedsApi() {
+        return extenderNeedsNodeCache() || has(Verb.BIND);
+    }
+
     public String schedulerImage(ClusterFacts facts) {
         return scheduler.image().orElseGet(facts::defaultSchedulerImage);
     }
