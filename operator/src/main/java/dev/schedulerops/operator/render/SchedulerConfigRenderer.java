@@ -1,6 +1,5 @@
 package dev.schedulerops.operator.render;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schedulerops.operator.api.ManagedResource;
@@ -13,7 +12,8 @@ import java.util.List;
 /**
  * Renders the KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) of a profile: one scheduling profile named
  * schedulerName, one extender pointing at the profile's extender Service, leader election on a lease of its own.
- * kube-scheduler decodes this strictly, so the records below carry exactly its field names and nothing else.
+ * kube-scheduler decodes this strictly, so the records below carry exactly its field names and nothing else; their
+ * null fields are left out by {@link Yaml#MAPPER}, the only writer of these records.
  */
 public final class SchedulerConfigRenderer {
     public static final String API_VERSION = "kubescheduler.config.k8s.io/v1";
@@ -53,14 +53,14 @@ public final class SchedulerConfigRenderer {
                 leaderElection,
                 positiveOrNull(s.percentageOfNodesToScore()),
                 List.of(profile),
-                List.of(extender(p, p.names().extenderUrl())));
+                List.of(extender(p)));
     }
 
-    private static Extender extender(ResolvedProfile p, String url) {
+    private static Extender extender(ResolvedProfile p) {
         var e = p.extender();
         boolean prioritize = p.has(Verb.PRIORITIZE);
         return new Extender(
-                url,
+                p.names().extenderUrl(),
                 p.filterVerb().map(Verb::path).orElse(null),
                 p.has(Verb.PREEMPT) ? Verb.PREEMPT.path() : null,
                 prioritize ? Verb.PRIORITIZE.path() : null,
@@ -91,7 +91,6 @@ public final class SchedulerConfigRenderer {
     }
 
     @JsonPropertyOrder({"apiVersion", "kind", "leaderElection", "percentageOfNodesToScore", "profiles", "extenders"})
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     record KubeSchedulerConfiguration(
             String apiVersion,
             String kind,
@@ -100,7 +99,6 @@ public final class SchedulerConfigRenderer {
             List<Profile> profiles,
             List<Extender> extenders) {}
 
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     record LeaderElection(
             boolean leaderElect,
             String leaseDuration,
@@ -110,13 +108,10 @@ public final class SchedulerConfigRenderer {
             String resourceName,
             String resourceNamespace) {}
 
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     record Profile(String schedulerName, Plugins plugins, List<PluginConfigEntry> pluginConfig) {}
 
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     record PluginConfigEntry(String name, JsonNode args) {}
 
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     record Extender(
             String urlPrefix,
             String filterVerb,
@@ -130,6 +125,5 @@ public final class SchedulerConfigRenderer {
             List<ExtenderManagedResource> managedResources,
             boolean ignorable) {}
 
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     record ExtenderManagedResource(String name, boolean ignoredByScheduler) {}
 }
