@@ -252,6 +252,9 @@ class PluginConfigValidationTest {
                         List.of(config("NodeResourcesFit", "scoringStrategy: {type: Most}")));
         assertThat(result.errors()).isEmpty();
         assertThat(result.warnings()).hasSize(1);
+        assertThat(result.warnings())
+                .containsExactly("spec.pluginConfig[0].args: plugin \"NodeResourcesFit\" is not enabled in this"
+                        + " profile; its args are validated but have no effect");
     }
 
     @Test
