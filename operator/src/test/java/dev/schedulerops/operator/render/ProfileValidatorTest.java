@@ -196,14 +196,14 @@ class ProfileValidatorTest {
     void leaseDurationMustExceedRenewDeadline() {
         assertThat(errors("labelKey: k\nscheduler:\n  leaderElection:\n    leaseDuration: 10s\n"
                         + "    renewDeadline: 10s"))
-                .containsExactly("spec.scheduler.leaderElection.leaseDuration: Invalid value: \"PT10S\": must be"
+                .containsExactly("spec.scheduler.leaderElection.leaseDuration: Invalid value: \"10s\": must be"
                         + " greater than renewDeadline");
     }
 
     @Test
     void renewDeadlineMustExceedRetryPeriod() {
         assertThat(errors("labelKey: k\nscheduler:\n  leaderElection:\n    renewDeadline: 2s\n    retryPeriod: 2s"))
-                .containsExactly("spec.scheduler.leaderElection.renewDeadline: Invalid value: \"PT2S\": must be"
+                .containsExactly("spec.scheduler.leaderElection.renewDeadline: Invalid value: \"2s\": must be"
                         + " greater than retryPeriod");
     }
 

@@ -187,11 +187,11 @@ public final class ProfileValidator {
         Optional<Duration> retry =
                 duration(errors, "spec.scheduler.leaderElection.retryPeriod", resolved.retryPeriod(), DURATION_EXAMPLE);
         if (leaderElect && lease.isPresent() && renew.isPresent() && lease.get().compareTo(renew.get()) <= 0) {
-            errors.add("spec.scheduler.leaderElection.leaseDuration: Invalid value: \"" + lease.get()
+            errors.add("spec.scheduler.leaderElection.leaseDuration: Invalid value: \"" + resolved.leaseDuration()
                     + "\": must be greater than renewDeadline");
         }
         if (leaderElect && renew.isPresent() && retry.isPresent() && renew.get().compareTo(retry.get()) <= 0) {
-            errors.add("spec.scheduler.leaderElection.renewDeadline: Invalid value: \"" + renew.get()
+            errors.add("spec.scheduler.leaderElection.renewDeadline: Invalid value: \"" + resolved.renewDeadline()
                     + "\": must be greater than retryPeriod");
         }
     }
