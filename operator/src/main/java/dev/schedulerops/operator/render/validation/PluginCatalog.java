@@ -219,6 +219,14 @@ public final class PluginCatalog {
                         || implementedPoints(plugin).contains(point));
     }
 
+    /**
+     * Whether the plugin may be enabled at the point: a known plugin that accepts it, or one the catalog does not
+     * know (an out-of-tree plugin of a custom image, whose extension points cannot be checked).
+     */
+    boolean mayImplement(String plugin, ExtensionPoint point) {
+        return !isKnown(plugin) || accepts(plugin, point);
+    }
+
     Set<ExtensionPoint> implementedPoints(String plugin) {
         Set<ExtensionPoint> points = plugins.get(plugin);
         return points == null ? Set.of() : Collections.unmodifiableSet(points);

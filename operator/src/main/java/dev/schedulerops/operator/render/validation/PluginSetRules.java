@@ -126,8 +126,7 @@ final class PluginSetRules {
             return;
         }
         boolean scoresHere = point == ExtensionPoint.SCORE
-                || (point == ExtensionPoint.MULTI_POINT
-                        && (!catalog.isKnown(ref.name()) || catalog.accepts(ref.name(), ExtensionPoint.SCORE)));
+                || (point == ExtensionPoint.MULTI_POINT && catalog.mayImplement(ref.name(), ExtensionPoint.SCORE));
         if (!scoresHere) {
             findings.warning(
                     path,
@@ -181,10 +180,9 @@ final class PluginSetRules {
             }
             List<String> clashes = new ArrayList<>();
             for (ExtensionPoint point : ExtensionPoint.concrete()) {
-                PluginSetInput set = sets.getOrDefault(point, new PluginSetInput(null, null));
+                PluginSetInput set = sets.getOrDefault(point, PluginSetInput.EMPTY);
                 Set<String> disabled = names(set.disabled());
-                boolean mayImplement = !catalog.isKnown(name) || catalog.accepts(name, point);
-                if (mayImplement
+                if (catalog.mayImplement(name, point)
                         && !disabled.contains(ALL)
                         && !disabled.contains(name)
                         && !names(set.enabled()).contains(name)) {
@@ -211,7 +209,7 @@ final class PluginSetRules {
         Set<String> enabledAnywhere = new LinkedHashSet<>(multiPoint);
         Map<ExtensionPoint, Expansion> expansions = new HashMap<>();
         for (ExtensionPoint point : ExtensionPoint.concrete()) {
-            PluginSetInput set = sets.getOrDefault(point, new PluginSetInput(null, null));
+            PluginSetInput set = sets.getOrDefault(point, PluginSetInput.EMPTY);
             Expansion expansion = expand(point, set, multiPoint);
             expansions.put(point, expansion);
             set.enabled().stream()
@@ -220,7 +218,7 @@ final class PluginSetRules {
                     .forEach(enabledAnywhere::add);
         }
 
-        int explicitQueueSorts = sets.getOrDefault(ExtensionPoint.QUEUE_SORT, new PluginSetInput(null, null))
+        int explicitQueueSorts = sets.getOrDefault(ExtensionPoint.QUEUE_SORT, PluginSetInput.EMPTY)
                 .enabled()
                 .size();
         Expansion queueSort = expansions.get(ExtensionPoint.QUEUE_SORT);
@@ -253,7 +251,7 @@ final class PluginSetRules {
      * of the same name, then the user's other entries (duplicates kept).
      */
     private List<Entry> mergedMultiPoint(PluginSetInput custom) {
-        PluginSetInput set = custom == null ? new PluginSetInput(null, null) : custom;
+        PluginSetInput set = custom == null ? PluginSetInput.EMPTY : custom;
         Set<String> disabled = names(set.disabled());
         List<Entry> customEntries = new ArrayList<>();
         for (int i = 0; i < set.enabled().size(); i++) {
@@ -299,11 +297,11 @@ final class PluginSetRules {
     private void checkScoreWeights(
             Map<ExtensionPoint, PluginSetInput> sets, List<Entry> multiPoint, Findings findings) {
         List<Entry> candidates = new ArrayList<>();
-        PluginSetInput score = sets.getOrDefault(ExtensionPoint.SCORE, new PluginSetInput(null, null));
+        PluginSetInput score = sets.getOrDefault(ExtensionPoint.SCORE, PluginSetInput.EMPTY);
         for (int i = 0; i < score.enabled().size(); i++) {
             PluginRef ref = score.enabled().get(i);
             String name = nameOf(ref);
-            if (isUsable(name) && (!catalog.isKnown(name) || catalog.accepts(name, ExtensionPoint.SCORE))) {
+            if (isUsable(name) && catalog.mayImplement(name, ExtensionPoint.SCORE)) {
                 candidates.add(new Entry(name, ref.weight(), pluginsPath + ".score.enabled[" + i + "]"));
             }
         }
@@ -347,7 +345,7 @@ final class PluginSetRules {
         Set<String> explicit = new LinkedHashSet<>();
         for (PluginRef ref : set.enabled()) {
             String name = nameOf(ref);
-            if (isUsable(name) && (!catalog.isKnown(name) || catalog.accepts(name, point))) {
+            if (isUsable(name) && catalog.mayImplement(name, point)) {
                 explicit.add(name);
                 definite.add(name);
             }
