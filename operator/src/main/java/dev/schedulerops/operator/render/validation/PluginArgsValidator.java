@@ -40,18 +40,13 @@ public final class PluginArgsValidator {
     public ValidationResult validate(
             Map<String, PluginSetInput> pluginsByExtensionPoint, List<PluginConfigInput> pluginConfig) {
         Findings findings = new Findings();
-        PluginSetRules pluginSetRules = new PluginSetRules(catalog, customSchedulerImage, specPath + ".plugins");
-        Set<String> enabledPlugins =
-                pluginSetRules.check(pluginsByExtensionPoint == null ? Map.of() : pluginsByExtensionPoint, findings);
-        checkPluginConfig(pluginConfig == null ? List.of() : pluginConfig, enabledPlugins, pluginSetRules, findings);
+        Set<String> enabledPlugins = new PluginSetRules(catalog, customSchedulerImage, specPath + ".plugins")
+                .check(pluginsByExtensionPoint == null ? Map.of() : pluginsByExtensionPoint, findings);
+        checkPluginConfig(pluginConfig == null ? List.of() : pluginConfig, enabledPlugins, findings);
         return findings.toResult();
     }
 
-    private void checkPluginConfig(
-            List<PluginConfigInput> entries,
-            Set<String> enabledPlugins,
-            PluginSetRules pluginSetRules,
-            Findings findings) {
+    private void checkPluginConfig(List<PluginConfigInput> entries, Set<String> enabledPlugins, Findings findings) {
         Map<String, Integer> firstIndex = new HashMap<>();
         for (int i = 0; i < entries.size(); i++) {
             PluginConfigInput entry = entries.get(i);
@@ -65,9 +60,9 @@ public final class PluginArgsValidator {
             if (first != null) {
                 findings.duplicate(path + ".name", name);
             }
-            var removedIn = catalog.removedIn(name);
-            if (removedIn.isPresent()) {
-                findings.error(path + ".name", pluginSetRules.removedMessage(name, removedIn.get()));
+            var removed = catalog.removedMessage(name);
+            if (removed.isPresent()) {
+                findings.error(path + ".name", removed.get());
                 continue;
             }
             Map<String, Object> args = entry.args();

@@ -244,6 +244,16 @@ public final class PluginCatalog {
                 : Optional.empty();
     }
 
+    /** The error for a plugin removed in or before this version, naming its replacement; empty if not removed. */
+    Optional<String> removedMessage(String plugin) {
+        return removedIn(plugin).map(version -> {
+            String message = "plugin " + GoValues.quote(plugin) + " was removed in Kubernetes " + version;
+            return replacementFor(plugin)
+                    .map(replacement -> message + "; use " + replacement + " instead")
+                    .orElse(message);
+        });
+    }
+
     /** kube-scheduler's default {@code multiPoint} plugins, in order, with their default weights. */
     public List<DefaultPlugin> defaults() {
         return defaults;

@@ -87,9 +87,9 @@ final class PluginSetRules {
             findings.invalid(path, name, "\"*\" is only allowed in disabled lists");
             return false;
         }
-        var removedIn = catalog.removedIn(name);
-        if (removedIn.isPresent()) {
-            findings.error(path, removedMessage(name, removedIn.get()));
+        var removed = catalog.removedMessage(name);
+        if (removed.isPresent()) {
+            findings.error(path, removed.get());
             return false;
         }
         if (!catalog.isKnown(name)) {
@@ -111,13 +111,6 @@ final class PluginSetRules {
             return false;
         }
         return true;
-    }
-
-    String removedMessage(String name, String removedIn) {
-        String message = "plugin " + GoValues.quote(name) + " was removed in Kubernetes " + removedIn;
-        return catalog.replacementFor(name)
-                .map(replacement -> message + "; use " + replacement + " instead")
-                .orElse(message);
     }
 
     private void checkWeight(ExtensionPoint point, PluginRef ref, String path, Findings findings) {
