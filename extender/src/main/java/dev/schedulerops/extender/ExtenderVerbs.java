@@ -25,7 +25,6 @@ public final class ExtenderVerbs {
 
     private final NodeCache nodeCache;
     private final Binder binder;
-    private final String lacksLabel;
     private final byte[] lacksLabelJson;
     private final byte[] notChosenJson;
     private final byte[] unknownNodeJson;
@@ -37,7 +36,7 @@ public final class ExtenderVerbs {
     public ExtenderVerbs(String labelKey, NodeCache nodeCache, Binder binder) {
         this.nodeCache = nodeCache;
         this.binder = binder;
-        this.lacksLabel = "node(s) lack the label \"" + labelKey + "\" required by the SchedulerProfile extender";
+        String lacksLabel = "node(s) lack the label \"" + labelKey + "\" required by the SchedulerProfile extender";
         this.lacksLabelJson = FailedNodes.encode(lacksLabel);
         this.notChosenJson = FailedNodes.encode(
                 "node(s) not chosen: the SchedulerProfile extender keeps only the node with the highest \"" + labelKey
@@ -47,10 +46,6 @@ public final class ExtenderVerbs {
         this.namesNeedCache = "this extender got node names only (nodeCacheCapable: true) but runs without"
                 + " --node-cache, so it cannot see node labels; start it with --node-cache"
                 + " (SCHEDULEROPS_NODE_CACHE=true) or set nodeCacheCapable: false";
-    }
-
-    public String lacksLabelReason() {
-        return lacksLabel;
     }
 
     /** Filter, or FilterOnlyOne when {@code onlyOne}: keep nodes with the label (then only the best of them). */

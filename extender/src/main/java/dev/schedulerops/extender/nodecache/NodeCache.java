@@ -1,7 +1,5 @@
 package dev.schedulerops.extender.nodecache;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * What the extender knows about nodes when kube-scheduler sends names only ({@code nodeCacheCapable: true}): for
  * each node, the value of the configured label. Implementations are safe for concurrent use.
@@ -21,11 +19,9 @@ public interface NodeCache extends AutoCloseable {
 
     /**
      * The same answer as {@link #labelValue(String)} for the node whose name is the UTF-8 bytes {@code utf8[from,
-     * to)}, without decoding them; implementations override this to look names up straight from a request body.
+     * to)}, without decoding them, so that names are looked up straight from a request body.
      */
-    default String labelValue(byte[] utf8, int from, int to) {
-        return labelValue(new String(utf8, from, to - from, StandardCharsets.UTF_8));
-    }
+    String labelValue(byte[] utf8, int from, int to);
 
     @Override
     default void close() {}

@@ -1,6 +1,5 @@
 package dev.schedulerops.extender.protocol;
 
-import java.util.AbstractList;
 import java.util.BitSet;
 import java.util.List;
 
@@ -28,21 +27,6 @@ public record ExtenderArgs(PodRef pod, List<NodeItem> nodes, byte[] body, int[] 
             return nodes.get(index).name();
         }
         return NodeNameLiterals.decode(body, nameRanges[2 * index], nameRanges[2 * index + 1], nameHasEscapes(index));
-    }
-
-    /** The node names, decoded on access. */
-    public List<String> nodeNames() {
-        return new AbstractList<>() {
-            @Override
-            public String get(int index) {
-                return nodeName(index);
-            }
-
-            @Override
-            public int size() {
-                return nodeCount();
-            }
-        };
     }
 
     /**

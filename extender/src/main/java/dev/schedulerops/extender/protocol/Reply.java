@@ -1,7 +1,5 @@
 package dev.schedulerops.extender.protocol;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -206,16 +204,10 @@ public final class Reply {
         int pos = 0;
         for (ByteBuffer segment : segments()) {
             int n = segment.remaining();
-            segment.duplicate().get(out, pos, n);
+            segment.get(out, pos, n);
             pos += n;
         }
         return out;
-    }
-
-    public void writeTo(OutputStream out) throws IOException {
-        for (ByteBuffer segment : segments()) {
-            out.write(segment.array(), segment.arrayOffset() + segment.position(), segment.remaining());
-        }
     }
 
     @Override
