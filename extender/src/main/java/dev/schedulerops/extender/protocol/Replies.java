@@ -45,7 +45,7 @@ public final class Replies {
                 reply.ch(',');
             }
             args.appendName(reply, unresolvable.node(i));
-            reply.ch(':').raw(unresolvable.reason(i), 0, unresolvable.reason(i).length);
+            reply.ch(':').bytes(unresolvable.reason(i));
         }
         return reply.ascii("},\"Error\":\"\"}");
     }
