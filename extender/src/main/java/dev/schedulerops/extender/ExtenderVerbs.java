@@ -93,12 +93,8 @@ public final class ExtenderVerbs {
             // A HostPriorityList has no error field: a non-200 answer is how kube-scheduler learns of the failure.
             return new Outcome(422, Replies.httpError(namesNeedCache), n, 0);
         }
+        // A node the cache has not seen reads as NodeCache.UNKNOWN_NODE, which is not numeric and so scores 0.
         String[] values = labelValues(args);
-        for (int i = 0; i < n; i++) {
-            if (values[i] == NodeCache.UNKNOWN_NODE) {
-                values[i] = null;
-            }
-        }
         return new Outcome(200, Replies.priorities(args, LabelScoring.scores(values, n)), n, n);
     }
 

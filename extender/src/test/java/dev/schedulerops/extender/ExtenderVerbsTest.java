@@ -81,4 +81,17 @@ class ExtenderVerbsTest {
 
         assertThat(tree(filter(json, false)).get("NodeNames").toString()).isEqualTo("[\"a\"]");
     }
+
+    @Test
+    void namesOnlyPrioritizeScoresANodeTheCacheHasNotSeenZero() throws Exception {
+        cache.put("a", "5").put("b", "10");
+        byte[] body = "{\"Pod\":{},\"NodeNames\":[\"a\",\"unseen\",\"b\"]}".getBytes(StandardCharsets.UTF_8);
+
+        Outcome outcome = verbs.prioritize(decoder.decodeArgs(body, body.length));
+
+        assertThat(outcome.status()).isEqualTo(200);
+        assertThat(outcome.reply().toString())
+                .isEqualTo("[{\"Host\":\"a\",\"Score\":5},{\"Host\":\"unseen\",\"Score\":0},"
+                        + "{\"Host\":\"b\",\"Score\":10}]");
+    }
 }
