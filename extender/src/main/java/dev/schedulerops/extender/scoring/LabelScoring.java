@@ -22,8 +22,11 @@ public final class LabelScoring {
         return fast != null ? fast : scoresExact(values, count);
     }
 
-    /** The common case without allocation: every numeric value has at most 17 significant digits. */
-    private static int[] scoresInLongRange(String[] values, int count) {
+    /**
+     * The common case, on longs: every numeric value has at most {@link NumericLabel#LONG_SAFE_DIGITS} significant
+     * digits, so {@code MAX_SCORE * value} cannot overflow. Returns null when some value is longer.
+     */
+    static int[] scoresInLongRange(String[] values, int count) {
         long[] numbers = new long[count];
         long max = 0;
         for (int i = 0; i < count; i++) {
@@ -46,9 +49,21 @@ public final class LabelScoring {
     }
 
     private static final long TOO_LARGE = -2;
-    private static final long LIMIT = 100_000_000_000_000_000L / MAX_SCORE / 10;
+    /** 10^16: one more digit appended to a value this large would exceed {@link NumericLabel#LONG_SAFE_DIGITS}. */
+    private static final long LIMIT = pow10(NumericLabel.LONG_SAFE_DIGITS - 1);
 
-    /** The value of a plain digit string below 10^17, -1 when not numeric, {@link #TOO_LARGE} when larger. */
+    private static long pow10(int exponent) {
+        long p = 1;
+        for (int i = 0; i < exponent; i++) {
+            p *= 10;
+        }
+        return p;
+    }
+
+    /**
+     * The value of a plain digit string of at most {@link NumericLabel#LONG_SAFE_DIGITS} significant digits (below
+     * 10^17), -1 when not numeric, {@link #TOO_LARGE} when it has more significant digits.
+     */
     private static long parseSmall(String value) {
         if (value == null || value.isEmpty()) {
             return -1;
@@ -69,7 +84,8 @@ public final class LabelScoring {
         return tooLarge ? TOO_LARGE : v;
     }
 
-    private static int[] scoresExact(String[] values, int count) {
+    /** Any number of digits, compared as digit strings; BigInteger arithmetic only past the long-safe length. */
+    static int[] scoresExact(String[] values, int count) {
         NumericLabel[] numeric = new NumericLabel[count];
         NumericLabel max = null;
         for (int i = 0; i < count; i++) {

@@ -9,7 +9,11 @@ import java.math.BigInteger;
  * depend on that).
  */
 public final class NumericLabel implements Comparable<NumericLabel> {
-    private static final int LONG_SAFE_DIGITS = 17;
+    /**
+     * Values of at most this many significant digits are below 10^17, so even multiplied by a score scale of up to 10
+     * they stay below 10^18 and fit in a {@code long}. Shared with {@link LabelScoring}'s fast path.
+     */
+    static final int LONG_SAFE_DIGITS = 17;
 
     private final String digits;
 
@@ -45,7 +49,10 @@ public final class NumericLabel implements Comparable<NumericLabel> {
         return byLength != 0 ? byLength : digits.compareTo(other.digits);
     }
 
-    /** {@code floor(scale * this / max)}; {@code max} must be positive and not smaller than this value. */
+    /**
+     * {@code floor(scale * this / max)}; {@code max} must be positive and not smaller than this value, {@code scale} at
+     * most {@link LabelScoring#MAX_SCORE}.
+     */
     long scaledAgainst(NumericLabel max, int scale) {
         if (max.digits.length() <= LONG_SAFE_DIGITS) {
             return scale * Long.parseLong(digits) / Long.parseLong(max.digits);

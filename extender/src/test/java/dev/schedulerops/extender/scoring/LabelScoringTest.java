@@ -44,6 +44,55 @@ class LabelScoringTest {
         assertThat(scores).containsExactly(10, 4, 0);
     }
 
+    @ParameterizedTest(name = "{0} digits")
+    @ValueSource(ints = {16, 17, 18})
+    void fastAndExactPathsAgreeAroundTheLongLimit(int digits) {
+        String[] values = {
+            "9".repeat(digits),
+            "9".repeat(digits - 1) + "8",
+            "1" + "0".repeat(digits - 1),
+            "000" + "4" + "9".repeat(digits - 1),
+            "5" + "0".repeat(digits - 1),
+            "9".repeat(digits - 1),
+            "1",
+            null,
+            "x"
+        };
+        int n = values.length;
+        int[] exact = LabelScoring.scoresExact(values, n);
+        int[] fast = LabelScoring.scoresInLongRange(values, n);
+
+        assertThat(exact).containsExactly(10, 9, 1, 4, 5, 0, 0, 0, 0);
+        assertThat(exact).containsExactly(bigIntegerScores(values));
+        if (digits <= NumericLabel.LONG_SAFE_DIGITS) {
+            assertThat(fast).as("the fast path takes %d digits", digits).containsExactly(exact);
+        } else {
+            assertThat(fast)
+                    .as("the fast path leaves %d digits to the exact one", digits)
+                    .isNull();
+        }
+        assertThat(LabelScoring.scores(values, n)).containsExactly(exact);
+    }
+
+    /** floor(10 * v / max) with BigInteger, 0 for values that are not plain digit strings. */
+    private static int[] bigIntegerScores(String[] values) {
+        BigInteger max = BigInteger.ZERO;
+        BigInteger[] numbers = new BigInteger[values.length];
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != null && values[i].matches("[0-9]+")) {
+                numbers[i] = new BigInteger(values[i]);
+                max = max.max(numbers[i]);
+            }
+        }
+        int[] scores = new int[values.length];
+        for (int i = 0; i < values.length; i++) {
+            if (numbers[i] != null && max.signum() > 0) {
+                scores[i] = numbers[i].multiply(BigInteger.TEN).divide(max).intValueExact();
+            }
+        }
+        return scores;
+    }
+
     @Test
     void aHigherValueNeverScoresLowerAndScoresStayInRange() {
         Random random = new Random(42);
