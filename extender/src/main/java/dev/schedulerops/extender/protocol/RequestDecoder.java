@@ -40,7 +40,7 @@ public final class RequestDecoder {
                 String field = p.currentName();
                 JsonToken value = p.nextToken();
                 if (field.equalsIgnoreCase("Pod")) {
-                    pod = readPod(p, value, "Pod");
+                    pod = readPod(p, value);
                 } else if (field.equalsIgnoreCase("Nodes")) {
                     nodeRanges.clear();
                     nodes = readNodeList(p, value, nodeRanges);
@@ -114,7 +114,7 @@ public final class RequestDecoder {
                 String field = p.currentName();
                 JsonToken value = p.nextToken();
                 if (field.equalsIgnoreCase("Pod")) {
-                    pod = readPod(p, value, "Pod");
+                    pod = readPod(p, value);
                 } else if (field.equalsIgnoreCase("NodeNameToVictims")) {
                     victims = readVictimsMap(p, value, "NodeNameToVictims");
                 } else if (field.equalsIgnoreCase("NodeNameToMetaVictims")) {
@@ -165,11 +165,11 @@ public final class RequestDecoder {
     }
 
     /** Reads a pod object, keeping namespace, name and uid of its metadata. Returns null for JSON null. */
-    private static PodRef readPod(JsonParser p, JsonToken token, String path) throws IOException, BadRequestException {
+    private static PodRef readPod(JsonParser p, JsonToken token) throws IOException, BadRequestException {
         if (token == JsonToken.VALUE_NULL) {
             return null;
         }
-        expectObject(token, path);
+        expectObject(token, "Pod");
         String namespace = "";
         String name = "";
         String uid = "";
@@ -177,16 +177,16 @@ public final class RequestDecoder {
             String field = p.currentName();
             JsonToken value = p.nextToken();
             if (field.equalsIgnoreCase("metadata") && value != JsonToken.VALUE_NULL) {
-                expectObject(value, path + ".metadata");
+                expectObject(value, "Pod.metadata");
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String metaField = p.currentName();
                     JsonToken metaValue = p.nextToken();
                     if (metaField.equalsIgnoreCase("namespace")) {
-                        namespace = orEmpty(readString(p, metaValue, path + ".metadata.namespace"));
+                        namespace = orEmpty(readString(p, metaValue, "Pod.metadata.namespace"));
                     } else if (metaField.equalsIgnoreCase("name")) {
-                        name = orEmpty(readString(p, metaValue, path + ".metadata.name"));
+                        name = orEmpty(readString(p, metaValue, "Pod.metadata.name"));
                     } else if (metaField.equalsIgnoreCase("uid")) {
-                        uid = orEmpty(readString(p, metaValue, path + ".metadata.uid"));
+                        uid = orEmpty(readString(p, metaValue, "Pod.metadata.uid"));
                     } else {
                         p.skipChildren();
                     }
@@ -224,9 +224,11 @@ public final class RequestDecoder {
         return items;
     }
 
+    /** Error paths name the node by its index; they are built only when a request is refused. */
     private NodeItem readNode(JsonParser p, int index, NameRanges ranges) throws IOException, BadRequestException {
-        String path = "Nodes.items[" + index + "]";
-        expectObject(p.currentToken(), path);
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw notAnObject(nodePath(index, ""));
+        }
         int start = (int) p.currentTokenLocation().getByteOffset();
         String name = null;
         int nameStart = 0;
@@ -236,16 +238,21 @@ public final class RequestDecoder {
             String field = p.currentName();
             JsonToken value = p.nextToken();
             if (field.equalsIgnoreCase("metadata") && value != JsonToken.VALUE_NULL) {
-                expectObject(value, path + ".metadata");
+                if (value != JsonToken.START_OBJECT) {
+                    throw notAnObject(nodePath(index, ".metadata"));
+                }
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String metaField = p.currentName();
                     JsonToken metaValue = p.nextToken();
                     if (metaField.equalsIgnoreCase("name")) {
+                        if (!isStringOrNull(metaValue)) {
+                            throw notAString(nodePath(index, ".metadata.name"));
+                        }
                         nameStart = (int) p.currentTokenLocation().getByteOffset();
-                        name = readString(p, metaValue, path + ".metadata.name");
+                        name = metaValue == JsonToken.VALUE_NULL ? null : p.getText();
                         nameEnd = (int) p.currentLocation().getByteOffset();
                     } else if (metaField.equalsIgnoreCase("labels")) {
-                        labelValue = readLabel(p, metaValue, path + ".metadata.labels");
+                        labelValue = readLabel(p, metaValue, index);
                     } else {
                         p.skipChildren();
                     }
@@ -255,22 +262,31 @@ public final class RequestDecoder {
             }
         }
         int end = (int) p.currentTokenLocation().getByteOffset() + 1;
-        requireNonEmpty(name, path + ".metadata.name");
+        if (name == null || name.isEmpty()) {
+            throw required(nodePath(index, ".metadata.name"));
+        }
         ranges.add(nameStart, nameEnd);
         return new NodeItem(name, labelValue, start, end);
     }
 
-    private String readLabel(JsonParser p, JsonToken token, String path) throws IOException, BadRequestException {
+    private static String nodePath(int index, String suffix) {
+        return "Nodes.items[" + index + "]" + suffix;
+    }
+
+    private String readLabel(JsonParser p, JsonToken token, int nodeIndex) throws IOException, BadRequestException {
         if (token == JsonToken.VALUE_NULL) {
             return null;
         }
-        expectObject(token, path);
+        if (token != JsonToken.START_OBJECT) {
+            throw notAnObject(nodePath(nodeIndex, ".metadata.labels"));
+        }
         String found = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             boolean wanted = labelKey.equals(p.currentName());
             JsonToken value = p.nextToken();
             if (value != JsonToken.VALUE_STRING && value != JsonToken.VALUE_NULL) {
-                throw new BadRequestException("label values in \"" + path + "\" must be strings");
+                throw new BadRequestException(
+                        "label values in \"" + nodePath(nodeIndex, ".metadata.labels") + "\" must be strings");
             }
             if (wanted) {
                 found = value == JsonToken.VALUE_NULL ? "" : p.getText();
@@ -293,21 +309,23 @@ public final class RequestDecoder {
                 result.put(node, new PreemptionArgs.MetaVictims(List.of(), 0));
                 continue;
             }
-            String nodePath = path + "[\"" + node + "\"]";
-            expectObject(value, nodePath);
+            if (value != JsonToken.START_OBJECT) {
+                throw notAnObject(victimsPath(path, node, ""));
+            }
             List<String> uids = List.of();
             long pdbViolations = 0;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken fieldValue = p.nextToken();
                 if (field.equalsIgnoreCase("Pods")) {
-                    uids = readVictimUids(p, fieldValue, nodePath + ".Pods");
+                    uids = readVictimUids(p, fieldValue, path, node);
                 } else if (field.equalsIgnoreCase("NumPDBViolations")) {
                     if (fieldValue == JsonToken.VALUE_NULL) {
                         continue;
                     }
                     if (fieldValue != JsonToken.VALUE_NUMBER_INT) {
-                        throw new BadRequestException("\"" + nodePath + ".NumPDBViolations\" must be an integer");
+                        throw new BadRequestException(
+                                "\"" + victimsPath(path, node, ".NumPDBViolations") + "\" must be an integer");
                     }
                     pdbViolations = p.getLongValue();
                 } else {
@@ -319,35 +337,53 @@ public final class RequestDecoder {
         return result;
     }
 
-    /** Reads the UIDs of a victims list, whose items are either full pods or {@code {"UID": ...}} meta pods. */
-    private static List<String> readVictimUids(JsonParser p, JsonToken token, String path)
+    /** {@code NodeNameToVictims["node"]} and what follows it, for error messages only. */
+    private static String victimsPath(String map, String node, String suffix) {
+        return map + "[\"" + node + "\"]" + suffix;
+    }
+
+    /**
+     * Reads the UIDs of the victims list of candidate {@code node} in the victims map {@code map}, whose items are
+     * either full pods or {@code {"UID": ...}} meta pods. Error paths are built only when a request is refused.
+     */
+    private static List<String> readVictimUids(JsonParser p, JsonToken token, String map, String node)
             throws IOException, BadRequestException {
         if (token == JsonToken.VALUE_NULL) {
             return List.of();
         }
         if (token != JsonToken.START_ARRAY) {
-            throw new BadRequestException("\"" + path + "\" must be an array");
+            throw new BadRequestException("\"" + victimsPath(map, node, ".Pods") + "\" must be an array");
         }
         List<String> uids = new ArrayList<>();
         while (p.nextToken() != JsonToken.END_ARRAY) {
             if (p.currentToken() == JsonToken.VALUE_NULL) {
                 continue;
             }
-            String itemPath = path + "[" + uids.size() + "]";
-            expectObject(p.currentToken(), itemPath);
+            int item = uids.size();
+            if (p.currentToken() != JsonToken.START_OBJECT) {
+                throw notAnObject(victimsPath(map, node, ".Pods[" + item + "]"));
+            }
             String uid = "";
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken value = p.nextToken();
                 if (field.equalsIgnoreCase("UID")) {
-                    uid = orEmpty(readString(p, value, itemPath + ".UID"));
+                    if (!isStringOrNull(value)) {
+                        throw notAString(victimsPath(map, node, ".Pods[" + item + "].UID"));
+                    }
+                    uid = value == JsonToken.VALUE_NULL ? "" : p.getText();
                 } else if (field.equalsIgnoreCase("metadata") && value != JsonToken.VALUE_NULL) {
-                    expectObject(value, itemPath + ".metadata");
+                    if (value != JsonToken.START_OBJECT) {
+                        throw notAnObject(victimsPath(map, node, ".Pods[" + item + "].metadata"));
+                    }
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
                         String metaField = p.currentName();
                         JsonToken metaValue = p.nextToken();
                         if (metaField.equalsIgnoreCase("uid")) {
-                            uid = orEmpty(readString(p, metaValue, itemPath + ".metadata.uid"));
+                            if (!isStringOrNull(metaValue)) {
+                                throw notAString(victimsPath(map, node, ".Pods[" + item + "].metadata.uid"));
+                            }
+                            uid = metaValue == JsonToken.VALUE_NULL ? "" : p.getText();
                         } else {
                             p.skipChildren();
                         }
@@ -399,25 +435,38 @@ public final class RequestDecoder {
 
     private static String readString(JsonParser p, JsonToken token, String path)
             throws IOException, BadRequestException {
-        if (token == JsonToken.VALUE_NULL) {
-            return null;
+        if (!isStringOrNull(token)) {
+            throw notAString(path);
         }
-        if (token != JsonToken.VALUE_STRING) {
-            throw new BadRequestException("\"" + path + "\" must be a string");
-        }
-        return p.getText();
+        return token == JsonToken.VALUE_NULL ? null : p.getText();
+    }
+
+    private static boolean isStringOrNull(JsonToken token) {
+        return token == JsonToken.VALUE_STRING || token == JsonToken.VALUE_NULL;
     }
 
     private static void expectObject(JsonToken token, String path) throws BadRequestException {
         if (token != JsonToken.START_OBJECT) {
-            throw new BadRequestException("\"" + path + "\" must be an object");
+            throw notAnObject(path);
         }
     }
 
     private static void requireNonEmpty(String value, String path) throws BadRequestException {
         if (value == null || value.isEmpty()) {
-            throw new BadRequestException("field \"" + path + "\" is required");
+            throw required(path);
         }
+    }
+
+    private static BadRequestException notAString(String path) {
+        return new BadRequestException("\"" + path + "\" must be a string");
+    }
+
+    private static BadRequestException notAnObject(String path) {
+        return new BadRequestException("\"" + path + "\" must be an object");
+    }
+
+    private static BadRequestException required(String path) {
+        return new BadRequestException("field \"" + path + "\" is required");
     }
 
     private static String orEmpty(String value) {

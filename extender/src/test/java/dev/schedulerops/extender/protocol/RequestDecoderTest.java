@@ -119,6 +119,40 @@ class RequestDecoderTest {
                 .hasMessageContaining(message);
     }
 
+    /** The exact messages that name where in the request the problem is. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "args|{\"Pod\":{\"metadata\":1},\"NodeNames\":[]}|\"Pod.metadata\" must be an object",
+                "args|{\"Pod\":{\"metadata\":{\"uid\":1}},\"NodeNames\":[]}|\"Pod.metadata.uid\" must be a string",
+                "args|{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"a\"}},1]}}|\"Nodes.items[1]\" must be an object",
+                "args|{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":1}]}}|\"Nodes.items[0].metadata\" must be an object",
+                "args|{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"a\"}},{\"metadata\":{\"name\":5}}]}}|\"Nodes.items[1].metadata.name\" must be a string",
+                "args|{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"labels\":1}}]}}|\"Nodes.items[0].metadata.labels\" must be an object",
+                "args|{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"labels\":{\"a\":1}}}]}}|label values in \"Nodes.items[0].metadata.labels\" must be strings",
+                "args|{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"a\"}},{}]}}|field \"Nodes.items[1].metadata.name\" is required",
+                "preempt|{\"Pod\":{},\"NodeNameToVictims\":{\"n1\":1}}|\"NodeNameToVictims[\"n1\"]\" must be an object",
+                "preempt|{\"Pod\":{},\"NodeNameToMetaVictims\":{\"n1\":{\"NumPDBViolations\":\"x\"}}}|\"NodeNameToMetaVictims[\"n1\"].NumPDBViolations\" must be an integer",
+                "preempt|{\"Pod\":{},\"NodeNameToMetaVictims\":{\"n1\":{\"Pods\":1}}}|\"NodeNameToMetaVictims[\"n1\"].Pods\" must be an array",
+                "preempt|{\"Pod\":{},\"NodeNameToMetaVictims\":{\"n1\":{\"Pods\":[null,{\"UID\":\"u\"},1]}}}|\"NodeNameToMetaVictims[\"n1\"].Pods[1]\" must be an object",
+                "preempt|{\"Pod\":{},\"NodeNameToMetaVictims\":{\"n1\":{\"Pods\":[{\"UID\":1}]}}}|\"NodeNameToMetaVictims[\"n1\"].Pods[0].UID\" must be a string",
+                "preempt|{\"Pod\":{},\"NodeNameToVictims\":{\"n1\":{\"Pods\":[{\"metadata\":1}]}}}|\"NodeNameToVictims[\"n1\"].Pods[0].metadata\" must be an object",
+                "preempt|{\"Pod\":{},\"NodeNameToVictims\":{\"n1\":{\"Pods\":[{\"metadata\":{\"uid\":1}}]}}}|\"NodeNameToVictims[\"n1\"].Pods[0].metadata.uid\" must be a string",
+            })
+    void errorMessagesNameThePathOfTheOffendingValue(String verb, String json, String message) {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> {
+                    if (verb.equals("args")) {
+                        decoder.decodeArgs(body, body.length);
+                    } else {
+                        decoder.decodePreemption(body, body.length);
+                    }
+                })
+                .isInstanceOf(BadRequestException.class)
+                .hasMessage(message);
+    }
+
     @Test
     void decodesBindingArgsAndRequiresNameNamespaceAndNode() throws Exception {
         byte[] ok = "{\"podname\":\"p\",\"PodNamespace\":\"ns\",\"PodUID\":\"u\",\"Node\":\"n\"}"
