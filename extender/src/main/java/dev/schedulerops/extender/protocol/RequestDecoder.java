@@ -31,107 +31,136 @@ public final class RequestDecoder {
 
     /** Decodes {@code ExtenderArgs} (filter, filter_onlyone, prioritize). */
     public ExtenderArgs decodeArgs(byte[] body, int length) throws BadRequestException {
-        try (JsonParser p = open(body, length)) {
-            PodRef pod = null;
-            List<NodeItem> nodes = null;
-            NodeNameLiterals names = null;
-            NameRanges nodeRanges = new NameRanges();
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                if (field.equalsIgnoreCase("Pod")) {
-                    pod = readPod(p, value);
-                } else if (field.equalsIgnoreCase("Nodes")) {
-                    nodeRanges.clear();
-                    nodes = readNodeList(p, value, nodeRanges);
-                } else if (field.equalsIgnoreCase("NodeNames")) {
-                    names = readNodeNames(p, value, body, length);
-                } else {
-                    p.skipChildren();
-                }
-            }
-            expectEnd(p);
-            if (pod == null) {
-                throw new BadRequestException("field \"Pod\" is required");
-            }
-            if (nodes != null && names != null) {
-                throw new BadRequestException("set only one of \"Nodes\" and \"NodeNames\"");
-            }
-            if (nodes == null && names == null) {
-                throw new BadRequestException("one of \"Nodes\" and \"NodeNames\" is required");
-            }
-            return names != null
-                    ? new ExtenderArgs(pod, null, body, names.ranges(), names.escaped())
-                    : new ExtenderArgs(pod, nodes, body, nodeRanges.toArray(), null);
-        } catch (JsonProcessingException e) {
-            throw malformed(e);
-        } catch (IOException e) {
-            throw new IllegalStateException("reading from a byte array cannot fail", e);
+        ArgsFields fields = readObject(body, length, p -> readArgsFields(p, body, length));
+        if (fields.pod() == null) {
+            throw new BadRequestException("field \"Pod\" is required");
         }
+        if (fields.nodes() != null && fields.names() != null) {
+            throw new BadRequestException("set only one of \"Nodes\" and \"NodeNames\"");
+        }
+        if (fields.nodes() == null && fields.names() == null) {
+            throw new BadRequestException("one of \"Nodes\" and \"NodeNames\" is required");
+        }
+        NodeNameLiterals names = fields.names();
+        return names != null
+                ? new ExtenderArgs(fields.pod(), null, body, names.ranges(), names.escaped())
+                : new ExtenderArgs(
+                        fields.pod(), fields.nodes(), body, fields.nodeRanges().toArray(), null);
+    }
+
+    private record ArgsFields(PodRef pod, List<NodeItem> nodes, NameRanges nodeRanges, NodeNameLiterals names) {}
+
+    private ArgsFields readArgsFields(JsonParser p, byte[] body, int length) throws IOException, BadRequestException {
+        PodRef pod = null;
+        List<NodeItem> nodes = null;
+        NodeNameLiterals names = null;
+        NameRanges nodeRanges = new NameRanges();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equalsIgnoreCase("Pod")) {
+                pod = readPod(p, value);
+            } else if (field.equalsIgnoreCase("Nodes")) {
+                nodeRanges.clear();
+                nodes = readNodeList(p, value, nodeRanges);
+            } else if (field.equalsIgnoreCase("NodeNames")) {
+                names = readNodeNames(p, value, body, length);
+            } else {
+                p.skipChildren();
+            }
+        }
+        return new ArgsFields(pod, nodes, nodeRanges, names);
     }
 
     /** Decodes {@code ExtenderBindingArgs}. */
     public BindingArgs decodeBinding(byte[] body, int length) throws BadRequestException {
-        try (JsonParser p = open(body, length)) {
-            String podName = null;
-            String podNamespace = null;
-            String podUid = null;
-            String node = null;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                if (field.equalsIgnoreCase("PodName")) {
-                    podName = readString(p, value, "PodName");
-                } else if (field.equalsIgnoreCase("PodNamespace")) {
-                    podNamespace = readString(p, value, "PodNamespace");
-                } else if (field.equalsIgnoreCase("PodUID")) {
-                    podUid = readString(p, value, "PodUID");
-                } else if (field.equalsIgnoreCase("Node")) {
-                    node = readString(p, value, "Node");
-                } else {
-                    p.skipChildren();
-                }
+        BindingArgs fields = readObject(body, length, RequestDecoder::readBindingFields);
+        requireNonEmpty(fields.podName(), "PodName");
+        requireNonEmpty(fields.podNamespace(), "PodNamespace");
+        requireNonEmpty(fields.node(), "Node");
+        return fields.podUid() != null
+                ? fields
+                : new BindingArgs(fields.podName(), fields.podNamespace(), "", fields.node());
+    }
+
+    /** The binding fields as sent: any of them may be null. */
+    private static BindingArgs readBindingFields(JsonParser p) throws IOException, BadRequestException {
+        String podName = null;
+        String podNamespace = null;
+        String podUid = null;
+        String node = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equalsIgnoreCase("PodName")) {
+                podName = readString(p, value, "PodName");
+            } else if (field.equalsIgnoreCase("PodNamespace")) {
+                podNamespace = readString(p, value, "PodNamespace");
+            } else if (field.equalsIgnoreCase("PodUID")) {
+                podUid = readString(p, value, "PodUID");
+            } else if (field.equalsIgnoreCase("Node")) {
+                node = readString(p, value, "Node");
+            } else {
+                p.skipChildren();
             }
-            expectEnd(p);
-            requireNonEmpty(podName, "PodName");
-            requireNonEmpty(podNamespace, "PodNamespace");
-            requireNonEmpty(node, "Node");
-            return new BindingArgs(podName, podNamespace, podUid == null ? "" : podUid, node);
-        } catch (JsonProcessingException e) {
-            throw malformed(e);
-        } catch (IOException e) {
-            throw new IllegalStateException("reading from a byte array cannot fail", e);
         }
+        return new BindingArgs(podName, podNamespace, podUid, node);
     }
 
     /** Decodes {@code ExtenderPreemptionArgs}, from either full victims or meta victims. */
     public PreemptionArgs decodePreemption(byte[] body, int length) throws BadRequestException {
+        PreemptionFields fields = readObject(body, length, RequestDecoder::readPreemptionFields);
+        if (fields.pod() == null) {
+            throw new BadRequestException("field \"Pod\" is required");
+        }
+        if (fields.victims() != null && fields.metaVictims() != null) {
+            throw new BadRequestException("set only one of \"NodeNameToVictims\" and \"NodeNameToMetaVictims\"");
+        }
+        Map<String, PreemptionArgs.MetaVictims> candidates =
+                fields.metaVictims() != null ? fields.metaVictims() : fields.victims();
+        return new PreemptionArgs(fields.pod(), candidates == null ? Map.of() : candidates);
+    }
+
+    private record PreemptionFields(
+            PodRef pod,
+            Map<String, PreemptionArgs.MetaVictims> victims,
+            Map<String, PreemptionArgs.MetaVictims> metaVictims) {}
+
+    private static PreemptionFields readPreemptionFields(JsonParser p) throws IOException, BadRequestException {
+        PodRef pod = null;
+        Map<String, PreemptionArgs.MetaVictims> victims = null;
+        Map<String, PreemptionArgs.MetaVictims> metaVictims = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equalsIgnoreCase("Pod")) {
+                pod = readPod(p, value);
+            } else if (field.equalsIgnoreCase("NodeNameToVictims")) {
+                victims = readVictimsMap(p, value, "NodeNameToVictims");
+            } else if (field.equalsIgnoreCase("NodeNameToMetaVictims")) {
+                metaVictims = readVictimsMap(p, value, "NodeNameToMetaVictims");
+            } else {
+                p.skipChildren();
+            }
+        }
+        return new PreemptionFields(pod, victims, metaVictims);
+    }
+
+    /** Reads the fields of a request object; returns with the parser on the object's closing brace. */
+    @FunctionalInterface
+    private interface FieldsReader<T> {
+        T read(JsonParser p) throws IOException, BadRequestException;
+    }
+
+    /**
+     * Opens the request object, lets {@code reader} read its fields and checks that nothing follows it. The fields are
+     * checked for presence only afterwards, so a body with trailing data is refused for that first.
+     */
+    private static <T> T readObject(byte[] body, int length, FieldsReader<T> reader) throws BadRequestException {
         try (JsonParser p = open(body, length)) {
-            PodRef pod = null;
-            Map<String, PreemptionArgs.MetaVictims> victims = null;
-            Map<String, PreemptionArgs.MetaVictims> metaVictims = null;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                if (field.equalsIgnoreCase("Pod")) {
-                    pod = readPod(p, value);
-                } else if (field.equalsIgnoreCase("NodeNameToVictims")) {
-                    victims = readVictimsMap(p, value, "NodeNameToVictims");
-                } else if (field.equalsIgnoreCase("NodeNameToMetaVictims")) {
-                    metaVictims = readVictimsMap(p, value, "NodeNameToMetaVictims");
-                } else {
-                    p.skipChildren();
-                }
-            }
+            T fields = reader.read(p);
             expectEnd(p);
-            if (pod == null) {
-                throw new BadRequestException("field \"Pod\" is required");
-            }
-            if (victims != null && metaVictims != null) {
-                throw new BadRequestException("set only one of \"NodeNameToVictims\" and \"NodeNameToMetaVictims\"");
-            }
-            Map<String, PreemptionArgs.MetaVictims> candidates = metaVictims != null ? metaVictims : victims;
-            return new PreemptionArgs(pod, candidates == null ? Map.of() : candidates);
+            return fields;
         } catch (JsonProcessingException e) {
             throw malformed(e);
         } catch (IOException e) {
