@@ -62,13 +62,12 @@ public class ExtenderBenchmark {
 
     @Benchmark
     public long decodeAndFilter() throws BadRequestException {
-        return consume(
-                verbs.filter(decoder.decodeArgs(body, body.length), false).reply());
+        return consume(verbs.filter(decoder.decodeArgs(body), false).reply());
     }
 
     @Benchmark
     public long decodeAndPrioritize() throws BadRequestException {
-        return consume(verbs.prioritize(decoder.decodeArgs(body, body.length)).reply());
+        return consume(verbs.prioritize(decoder.decodeArgs(body)).reply());
     }
 
     private static long consume(Reply reply) {

@@ -43,7 +43,7 @@ public final class FloorServer {
 
     private static byte[] extenderReply(String path, int nodes) throws Exception {
         byte[] body = NodeJson.namesOnlyRequest(nodes);
-        var args = new RequestDecoder(NodeJson.LABEL_KEY).decodeArgs(body, body.length);
+        var args = new RequestDecoder(NodeJson.LABEL_KEY).decodeArgs(body);
         var verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, ExtenderBenchmark.staticCache(nodes), bind -> "");
         var outcome = path.equals("/prioritize") ? verbs.prioritize(args) : verbs.filter(args, false);
         return outcome.reply().toByteArray();

@@ -20,7 +20,7 @@ class ExtenderVerbsTest {
 
     private Outcome filter(String json, boolean onlyOne) throws Exception {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
-        return verbs.filter(decoder.decodeArgs(body, body.length), onlyOne);
+        return verbs.filter(decoder.decodeArgs(body), onlyOne);
     }
 
     private static JsonNode tree(Outcome outcome) throws Exception {
@@ -87,7 +87,7 @@ class ExtenderVerbsTest {
         cache.put("a", "5").put("b", "10");
         byte[] body = "{\"Pod\":{},\"NodeNames\":[\"a\",\"unseen\",\"b\"]}".getBytes(StandardCharsets.UTF_8);
 
-        Outcome outcome = verbs.prioritize(decoder.decodeArgs(body, body.length));
+        Outcome outcome = verbs.prioritize(decoder.decodeArgs(body));
 
         assertThat(outcome.status()).isEqualTo(200);
         assertThat(outcome.reply().toString())

@@ -75,11 +75,11 @@ class ProtocolFixturesTest {
         RequestDecoder decoder = new RequestDecoder(LABEL_KEY);
         String verb = fixture.substring(0, fixture.indexOf('/'));
         return switch (verb) {
-            case "filter" -> verbs.filter(decoder.decodeArgs(request, request.length), false);
-            case "filter_onlyone" -> verbs.filter(decoder.decodeArgs(request, request.length), true);
-            case "prioritize" -> verbs.prioritize(decoder.decodeArgs(request, request.length));
-            case "preempt" -> verbs.preempt(decoder.decodePreemption(request, request.length));
-            case "bind" -> verbs.bind(decoder.decodeBinding(request, request.length));
+            case "filter" -> verbs.filter(decoder.decodeArgs(request), false);
+            case "filter_onlyone" -> verbs.filter(decoder.decodeArgs(request), true);
+            case "prioritize" -> verbs.prioritize(decoder.decodeArgs(request));
+            case "preempt" -> verbs.preempt(decoder.decodePreemption(request));
+            case "bind" -> verbs.bind(decoder.decodeBinding(request));
             default -> throw new IllegalArgumentException(verb);
         };
     }

@@ -112,11 +112,11 @@ final class ExtenderHandler extends Handler.Abstract {
         Outcome outcome;
         try {
             outcome = switch (route) {
-                case FILTER -> verbs.filter(decoder.decodeArgs(body, body.length), false);
-                case FILTER_ONLYONE -> verbs.filter(decoder.decodeArgs(body, body.length), true);
-                case PRIORITIZE -> verbs.prioritize(decoder.decodeArgs(body, body.length));
-                case PREEMPT -> verbs.preempt(decoder.decodePreemption(body, body.length));
-                case BIND -> verbs.bind(decoder.decodeBinding(body, body.length));
+                case FILTER -> verbs.filter(decoder.decodeArgs(body), false);
+                case FILTER_ONLYONE -> verbs.filter(decoder.decodeArgs(body), true);
+                case PRIORITIZE -> verbs.prioritize(decoder.decodeArgs(body));
+                case PREEMPT -> verbs.preempt(decoder.decodePreemption(body));
+                case BIND -> verbs.bind(decoder.decodeBinding(body));
                 default -> throw new IllegalStateException("not a verb: " + route);
             };
         } catch (BadRequestException e) {

@@ -18,11 +18,13 @@ record NodeNameLiterals(int[] ranges, BitSet escaped) {
     private static final JsonFactory JSON = new JsonFactory();
 
     /**
-     * Scans the array that opens at {@code body[open]}. Jackson has already checked that the array is well-formed
-     * JSON, so this only has to check that every element is a string.
+     * Scans the array that opens at {@code body[open]} and closes just before {@code end} (the decoder passes the
+     * offset past its closing bracket). Jackson has already checked that the array is well-formed JSON, so this only
+     * has to check that every element is a string.
      */
     static NodeNameLiterals scan(byte[] body, int open, int end) throws BadRequestException {
-        // Sized for names of about 12 bytes each, like "node-00001", so that a typical array never regrows.
+        // Sized for names of about 12 bytes each, like "node-00001", so that a typical array never regrows (one int
+        // per 3 bytes of the array, two per name).
         int[] ranges = new int[Math.max(16, (end - open) / 6)];
         int count = 0;
         BitSet escaped = null;

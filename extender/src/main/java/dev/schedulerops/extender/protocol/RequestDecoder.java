@@ -30,8 +30,8 @@ public final class RequestDecoder {
     }
 
     /** Decodes {@code ExtenderArgs} (filter, filter_onlyone, prioritize). */
-    public ExtenderArgs decodeArgs(byte[] body, int length) throws BadRequestException {
-        ArgsFields fields = readObject(body, length, p -> readArgsFields(p, body, length));
+    public ExtenderArgs decodeArgs(byte[] body) throws BadRequestException {
+        ArgsFields fields = readObject(body, p -> readArgsFields(p, body));
         if (fields.pod() == null) {
             throw new BadRequestException("field \"Pod\" is required");
         }
@@ -50,7 +50,7 @@ public final class RequestDecoder {
 
     private record ArgsFields(PodRef pod, List<NodeItem> nodes, NameRanges nodeRanges, NodeNameLiterals names) {}
 
-    private ArgsFields readArgsFields(JsonParser p, byte[] body, int length) throws IOException, BadRequestException {
+    private ArgsFields readArgsFields(JsonParser p, byte[] body) throws IOException, BadRequestException {
         PodRef pod = null;
         List<NodeItem> nodes = null;
         NodeNameLiterals names = null;
@@ -64,7 +64,7 @@ public final class RequestDecoder {
                 nodeRanges.clear();
                 nodes = readNodeList(p, value, nodeRanges);
             } else if (field.equalsIgnoreCase("NodeNames")) {
-                names = readNodeNames(p, value, body, length);
+                names = readNodeNames(p, value, body);
             } else {
                 p.skipChildren();
             }
@@ -73,8 +73,8 @@ public final class RequestDecoder {
     }
 
     /** Decodes {@code ExtenderBindingArgs}. */
-    public BindingArgs decodeBinding(byte[] body, int length) throws BadRequestException {
-        BindingArgs fields = readObject(body, length, RequestDecoder::readBindingFields);
+    public BindingArgs decodeBinding(byte[] body) throws BadRequestException {
+        BindingArgs fields = readObject(body, RequestDecoder::readBindingFields);
         requireNonEmpty(fields.podName(), "PodName");
         requireNonEmpty(fields.podNamespace(), "PodNamespace");
         requireNonEmpty(fields.node(), "Node");
@@ -108,8 +108,8 @@ public final class RequestDecoder {
     }
 
     /** Decodes {@code ExtenderPreemptionArgs}, from either full victims or meta victims. */
-    public PreemptionArgs decodePreemption(byte[] body, int length) throws BadRequestException {
-        PreemptionFields fields = readObject(body, length, RequestDecoder::readPreemptionFields);
+    public PreemptionArgs decodePreemption(byte[] body) throws BadRequestException {
+        PreemptionFields fields = readObject(body, RequestDecoder::readPreemptionFields);
         if (fields.pod() == null) {
             throw new BadRequestException("field \"Pod\" is required");
         }
@@ -156,8 +156,8 @@ public final class RequestDecoder {
      * Opens the request object, lets {@code reader} read its fields and checks that nothing follows it. The fields are
      * checked for presence only afterwards, so a body with trailing data is refused for that first.
      */
-    private static <T> T readObject(byte[] body, int length, FieldsReader<T> reader) throws BadRequestException {
-        try (JsonParser p = open(body, length)) {
+    private static <T> T readObject(byte[] body, FieldsReader<T> reader) throws BadRequestException {
+        try (JsonParser p = open(body)) {
             T fields = reader.read(p);
             expectEnd(p);
             return fields;
@@ -168,8 +168,8 @@ public final class RequestDecoder {
         }
     }
 
-    private static JsonParser open(byte[] body, int length) throws IOException, BadRequestException {
-        JsonParser p = JSON.createParser(body, 0, length);
+    private static JsonParser open(byte[] body) throws IOException, BadRequestException {
+        JsonParser p = JSON.createParser(body);
         JsonToken first = p.nextToken();
         if (first == null) {
             throw new BadRequestException("request body is empty");
@@ -426,7 +426,7 @@ public final class RequestDecoder {
         return uids;
     }
 
-    private static NodeNameLiterals readNodeNames(JsonParser p, JsonToken token, byte[] body, int length)
+    private static NodeNameLiterals readNodeNames(JsonParser p, JsonToken token, byte[] body)
             throws IOException, BadRequestException {
         if (token == JsonToken.VALUE_NULL) {
             return null;
@@ -435,9 +435,11 @@ public final class RequestDecoder {
             throw NodeNameLiterals.notStrings();
         }
         int open = (int) p.currentTokenLocation().getByteOffset();
-        // Jackson checks the array is well-formed without materialising its strings; the scan then only locates them.
+        // Jackson checks the array is well-formed without materialising its strings; the scan then only locates them,
+        // up to the array's closing bracket (where skipChildren leaves the parser), not the end of the body.
         p.skipChildren();
-        return NodeNameLiterals.scan(body, open, length);
+        int close = (int) p.currentTokenLocation().getByteOffset();
+        return NodeNameLiterals.scan(body, open, close + 1);
     }
 
     /** A growable list of [start, end) pairs. */

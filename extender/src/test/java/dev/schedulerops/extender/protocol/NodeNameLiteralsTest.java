@@ -34,6 +34,19 @@ class NodeNameLiteralsTest {
     }
 
     @Test
+    void scansUpToAnEndJustPastTheClosingBracket() throws Exception {
+        String json = "{\"NodeNames\":[\"a\",\"b\"],\"Pod\":{\"x\":[\"c\"]}}";
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        int close = json.indexOf(']');
+
+        assertThat(NodeNameLiterals.scan(body, json.indexOf('['), close + 1).ranges())
+                .hasSize(4);
+        assertThatThrownBy(() -> NodeNameLiterals.scan(body, json.indexOf('['), close))
+                .as("an end that cuts off the bracket")
+                .isInstanceOf(BadRequestException.class);
+    }
+
+    @Test
     void anEmptyArrayHasNoNames() throws Exception {
         assertThat(scan("{\"NodeNames\":[ ]}").ranges()).isEmpty();
     }

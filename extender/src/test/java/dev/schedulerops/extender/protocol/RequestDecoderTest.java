@@ -14,7 +14,7 @@ class RequestDecoderTest {
 
     private ExtenderArgs args(String json) throws BadRequestException {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
-        return decoder.decodeArgs(body, body.length);
+        return decoder.decodeArgs(body);
     }
 
     @Test
@@ -46,7 +46,7 @@ class RequestDecoderTest {
         String json = "{\"Pod\":{\"metadata\":{\"name\":\"é\"}},\"Nodes\":{\"items\":[" + node + "]}}";
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
 
-        NodeItem item = decoder.decodeArgs(body, body.length).nodes().get(0);
+        NodeItem item = decoder.decodeArgs(body).nodes().get(0);
 
         assertThat(new String(body, item.start(), item.end() - item.start(), StandardCharsets.UTF_8))
                 .isEqualTo(node);
@@ -81,6 +81,18 @@ class RequestDecoderTest {
         assertThat(args.nodeCount()).isEqualTo(2);
         assertThat(args.nodeName(0)).isEqualTo("a");
         assertThat(args.nodeName(1)).isEqualTo("bA");
+    }
+
+    @Test
+    void namesOnlyArrayIsScannedToItsOwnClosingBracketCountedInBytes() throws Exception {
+        // Multi-byte characters before the array would shift a character offset; a "]" after it ends nothing.
+        ExtenderArgs args = args(
+                "{\"Pod\":{\"metadata\":{\"name\":\"日本-ü\"}},\"NodeNames\":[ \"a\" ,\"ü\"\n]," + "\"X\":[\"]\",1]}");
+
+        assertThat(args.nodeCount()).isEqualTo(2);
+        assertThat(args.nodeName(0)).isEqualTo("a");
+        assertThat(args.nodeName(1)).isEqualTo("ü");
+        assertThat(args("{\"Pod\":{},\"NodeNames\":[]}").nodeCount()).isZero();
     }
 
     @Test
@@ -144,9 +156,9 @@ class RequestDecoderTest {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> {
                     if (verb.equals("args")) {
-                        decoder.decodeArgs(body, body.length);
+                        decoder.decodeArgs(body);
                     } else {
-                        decoder.decodePreemption(body, body.length);
+                        decoder.decodePreemption(body);
                     }
                 })
                 .isInstanceOf(BadRequestException.class)
@@ -157,14 +169,12 @@ class RequestDecoderTest {
     void decodesBindingArgsAndRequiresNameNamespaceAndNode() throws Exception {
         byte[] ok = "{\"podname\":\"p\",\"PodNamespace\":\"ns\",\"PodUID\":\"u\",\"Node\":\"n\"}"
                 .getBytes(StandardCharsets.UTF_8);
-        assertThat(decoder.decodeBinding(ok, ok.length)).isEqualTo(new BindingArgs("p", "ns", "u", "n"));
+        assertThat(decoder.decodeBinding(ok)).isEqualTo(new BindingArgs("p", "ns", "u", "n"));
 
         byte[] missing = "{\"PodName\":\"p\",\"PodNamespace\":\"ns\"}".getBytes(StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> decoder.decodeBinding(missing, missing.length))
-                .hasMessageContaining("\"Node\" is required");
+        assertThatThrownBy(() -> decoder.decodeBinding(missing)).hasMessageContaining("\"Node\" is required");
         byte[] wrongType = "{\"PodName\":1}".getBytes(StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> decoder.decodeBinding(wrongType, wrongType.length))
-                .hasMessageContaining("\"PodName\" must be a string");
+        assertThatThrownBy(() -> decoder.decodeBinding(wrongType)).hasMessageContaining("\"PodName\" must be a string");
     }
 
     @Test
@@ -177,12 +187,11 @@ class RequestDecoderTest {
                         .getBytes(StandardCharsets.UTF_8);
 
         PreemptionArgs.MetaVictims expected = new PreemptionArgs.MetaVictims(List.of("u1"), 2);
-        assertThat(decoder.decodePreemption(full, full.length).candidates()).containsEntry("n1", expected);
-        assertThat(decoder.decodePreemption(meta, meta.length).candidates()).containsEntry("n1", expected);
+        assertThat(decoder.decodePreemption(full).candidates()).containsEntry("n1", expected);
+        assertThat(decoder.decodePreemption(meta).candidates()).containsEntry("n1", expected);
 
         byte[] badCount = "{\"Pod\":{},\"NodeNameToMetaVictims\":{\"n1\":{\"NumPDBViolations\":\"x\"}}}"
                 .getBytes(StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> decoder.decodePreemption(badCount, badCount.length))
-                .hasMessageContaining("must be an integer");
+        assertThatThrownBy(() -> decoder.decodePreemption(badCount)).hasMessageContaining("must be an integer");
     }
 }
