@@ -5,14 +5,14 @@ import java.util.Map;
 
 /** The paths the extender serves. The extender verbs take {@code POST}; the rest {@code GET} or {@code HEAD}. */
 enum Route {
-    FILTER("/filter", "filter", true),
-    FILTER_ONLYONE("/filter_onlyone", "filter_onlyone", true),
-    PRIORITIZE("/prioritize", "prioritize", true),
-    BIND("/bind", "bind", true),
-    PREEMPT("/preempt", "preempt", true),
-    HEALTHZ("/healthz", "healthz", false),
-    READYZ("/readyz", "readyz", false),
-    METRICS("/metrics", "metrics", false);
+    FILTER("/filter", true),
+    FILTER_ONLYONE("/filter_onlyone", true),
+    PRIORITIZE("/prioritize", true),
+    BIND("/bind", true),
+    PREEMPT("/preempt", true),
+    HEALTHZ("/healthz", false),
+    READYZ("/readyz", false),
+    METRICS("/metrics", false);
 
     private static final Map<String, Route> BY_PATH = new HashMap<>();
 
@@ -23,14 +23,14 @@ enum Route {
     }
 
     final String path;
-    /** The {@code verb} label of the metrics. */
+    /** The {@code verb} label of the metrics: the path without its slash. */
     final String verb;
 
     final boolean extenderVerb;
 
-    Route(String path, String verb, boolean extenderVerb) {
+    Route(String path, boolean extenderVerb) {
         this.path = path;
-        this.verb = verb;
+        this.verb = path.substring(1);
         this.extenderVerb = extenderVerb;
     }
 
