@@ -22,7 +22,6 @@ public final class BenchServer {
                 port,
                 64 * 1024 * 1024,
                 Duration.ofSeconds(2),
-                NodeJson.LABEL_KEY,
                 new ExtenderVerbs(NodeJson.LABEL_KEY, cache, bindArgs -> ""),
                 cache::synced,
                 new ExtenderMetrics());

@@ -1,10 +1,10 @@
 package dev.schedulerops.bench;
 
 import dev.schedulerops.extender.ExtenderVerbs;
+import dev.schedulerops.extender.ExtenderVerbs.Verb;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import dev.schedulerops.extender.protocol.BadRequestException;
 import dev.schedulerops.extender.protocol.Reply;
-import dev.schedulerops.extender.protocol.RequestDecoder;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -40,13 +40,11 @@ public class ExtenderBenchmark {
     public String mode;
 
     private byte[] body;
-    private RequestDecoder decoder;
     private ExtenderVerbs verbs;
 
     @Setup
     public void setUp() {
         body = mode.equals("full") ? NodeJson.fullNodesRequest(nodes) : NodeJson.namesOnlyRequest(nodes);
-        decoder = new RequestDecoder(NodeJson.LABEL_KEY);
         verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, staticCache(nodes), args -> "");
     }
 
@@ -62,12 +60,12 @@ public class ExtenderBenchmark {
 
     @Benchmark
     public long decodeAndFilter() throws BadRequestException {
-        return consume(verbs.filter(decoder.decodeArgs(body), false).reply());
+        return consume(verbs.answer(Verb.FILTER, body).reply());
     }
 
     @Benchmark
     public long decodeAndPrioritize() throws BadRequestException {
-        return consume(verbs.prioritize(decoder.decodeArgs(body)).reply());
+        return consume(verbs.answer(Verb.PRIORITIZE, body).reply());
     }
 
     private static long consume(Reply reply) {

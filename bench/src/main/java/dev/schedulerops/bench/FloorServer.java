@@ -1,7 +1,6 @@
 package dev.schedulerops.bench;
 
 import dev.schedulerops.extender.ExtenderVerbs;
-import dev.schedulerops.extender.protocol.RequestDecoder;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +9,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * The floor under the load test: a server that does none of the extender's work. It reads each request fully, then
@@ -42,11 +42,9 @@ public final class FloorServer {
     }
 
     private static byte[] extenderReply(String path, int nodes) throws Exception {
-        byte[] body = NodeJson.namesOnlyRequest(nodes);
-        var args = new RequestDecoder(NodeJson.LABEL_KEY).decodeArgs(body);
         var verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, ExtenderBenchmark.staticCache(nodes), bind -> "");
-        var outcome = path.equals("/prioritize") ? verbs.prioritize(args) : verbs.filter(args, false);
-        return outcome.reply().toByteArray();
+        var verb = ExtenderVerbs.Verb.valueOf(path.substring(1).toUpperCase(Locale.ROOT));
+        return verbs.answer(verb, NodeJson.namesOnlyRequest(nodes)).reply().toByteArray();
     }
 
     private static void serve(Socket socket, byte[] head, byte[] reply) {

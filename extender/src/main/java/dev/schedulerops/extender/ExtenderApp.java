@@ -41,7 +41,6 @@ final class ExtenderApp {
                 config.port(),
                 config.maxBodyBytes(),
                 config.shutdownGrace(),
-                config.labelKey(),
                 new ExtenderVerbs(config.labelKey(), cache, binder),
                 cache == null ? () -> true : cache::synced,
                 new ExtenderMetrics());

@@ -2,6 +2,7 @@ package dev.schedulerops.extender;
 
 import dev.schedulerops.extender.bind.Binder;
 import dev.schedulerops.extender.nodecache.NodeCache;
+import dev.schedulerops.extender.protocol.BadRequestException;
 import dev.schedulerops.extender.protocol.BindingArgs;
 import dev.schedulerops.extender.protocol.ExtenderArgs;
 import dev.schedulerops.extender.protocol.FailedNodes;
@@ -9,20 +10,42 @@ import dev.schedulerops.extender.protocol.NodeItem;
 import dev.schedulerops.extender.protocol.PreemptionArgs;
 import dev.schedulerops.extender.protocol.Replies;
 import dev.schedulerops.extender.protocol.Reply;
+import dev.schedulerops.extender.protocol.RequestDecoder;
 import dev.schedulerops.extender.scoring.LabelScoring;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The semantics of each extender verb, on decoded requests. Stateless apart from the node cache; thread-safe. */
+/**
+ * The semantics of each extender verb: decodes a request body and answers it. Stateless apart from the node cache;
+ * thread-safe.
+ */
 public final class ExtenderVerbs {
     /** The answer to one verb call, with the node counts the metrics report. */
     public record Outcome(int status, Reply reply, int nodesIn, int nodesOut) {}
 
+    /** The extender verbs kube-scheduler calls, each a {@code POST} to its own path. */
+    public enum Verb {
+        FILTER,
+        FILTER_ONLYONE,
+        PRIORITIZE,
+        BIND,
+        PREEMPT;
+
+        private final String path = "/" + name().toLowerCase(Locale.ROOT);
+
+        /** {@code /filter}, {@code /filter_onlyone}, ... */
+        public String path() {
+            return path;
+        }
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(ExtenderVerbs.class);
 
+    private final RequestDecoder decoder;
     private final NodeCache nodeCache;
     private final Binder binder;
     private final byte[] lacksLabelJson;
@@ -34,6 +57,7 @@ public final class ExtenderVerbs {
      * @param nodeCache the node cache, or {@code null} when the extender runs without one
      */
     public ExtenderVerbs(String labelKey, NodeCache nodeCache, Binder binder) {
+        this.decoder = new RequestDecoder(labelKey);
         this.nodeCache = nodeCache;
         this.binder = binder;
         String lacksLabel = "node(s) lack the label \"" + labelKey + "\" required by the SchedulerProfile extender";
@@ -48,8 +72,19 @@ public final class ExtenderVerbs {
                 + " (SCHEDULEROPS_NODE_CACHE=true) or set nodeCacheCapable: false";
     }
 
+    /** Decodes {@code body} (the whole request body) as {@code verb}'s arguments and answers the call. */
+    public Outcome answer(Verb verb, byte[] body) throws BadRequestException {
+        return switch (verb) {
+            case FILTER -> filter(decoder.decodeArgs(body), false);
+            case FILTER_ONLYONE -> filter(decoder.decodeArgs(body), true);
+            case PRIORITIZE -> prioritize(decoder.decodeArgs(body));
+            case BIND -> bind(decoder.decodeBinding(body));
+            case PREEMPT -> preempt(decoder.decodePreemption(body));
+        };
+    }
+
     /** Filter, or FilterOnlyOne when {@code onlyOne}: keep nodes with the label (then only the best of them). */
-    public Outcome filter(ExtenderArgs args, boolean onlyOne) {
+    private Outcome filter(ExtenderArgs args, boolean onlyOne) {
         int n = args.nodeCount();
         if (args.namesOnly() && nodeCache == null) {
             LOG.warn("filter of pod {} answered with Error: {}", args.pod(), namesNeedCache);
@@ -87,7 +122,7 @@ public final class ExtenderVerbs {
     }
 
     /** Prioritize: score every node 0..10 by its label value. */
-    public Outcome prioritize(ExtenderArgs args) {
+    private Outcome prioritize(ExtenderArgs args) {
         int n = args.nodeCount();
         if (args.namesOnly() && nodeCache == null) {
             // A HostPriorityList has no error field: a non-200 answer is how kube-scheduler learns of the failure.
@@ -103,7 +138,7 @@ public final class ExtenderVerbs {
      * of candidates are unknown; every candidate with victims is kept, which stays consistent with the filter because
      * nodes without the label were reported unresolvable and so never become preemption candidates.
      */
-    public Outcome preempt(PreemptionArgs args) {
+    private Outcome preempt(PreemptionArgs args) {
         Map<String, PreemptionArgs.MetaVictims> kept = new LinkedHashMap<>();
         for (Map.Entry<String, PreemptionArgs.MetaVictims> candidate :
                 args.candidates().entrySet()) {
@@ -122,7 +157,7 @@ public final class ExtenderVerbs {
     }
 
     /** Bind: create the Binding; failures travel in {@code Error}. */
-    public Outcome bind(BindingArgs args) {
+    private Outcome bind(BindingArgs args) {
         String error = binder.bind(args);
         return new Outcome(200, Replies.binding(error), 1, error.isEmpty() ? 1 : 0);
     }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schedulerops.extender.ExtenderVerbs.Outcome;
+import dev.schedulerops.extender.ExtenderVerbs.Verb;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
-import dev.schedulerops.extender.protocol.RequestDecoder;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -14,13 +14,12 @@ class ExtenderVerbsTest {
     private static final String KEY = "priority.lixueduan.com";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final RequestDecoder decoder = new RequestDecoder(KEY);
     private final StaticNodeCache cache = new StaticNodeCache();
     private final ExtenderVerbs verbs = new ExtenderVerbs(KEY, cache, args -> "");
 
     private Outcome filter(String json, boolean onlyOne) throws Exception {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
-        return verbs.filter(decoder.decodeArgs(body), onlyOne);
+        return verbs.answer(onlyOne ? Verb.FILTER_ONLYONE : Verb.FILTER, body);
     }
 
     private static JsonNode tree(Outcome outcome) throws Exception {
@@ -87,7 +86,7 @@ class ExtenderVerbsTest {
         cache.put("a", "5").put("b", "10");
         byte[] body = "{\"Pod\":{},\"NodeNames\":[\"a\",\"unseen\",\"b\"]}".getBytes(StandardCharsets.UTF_8);
 
-        Outcome outcome = verbs.prioritize(decoder.decodeArgs(body));
+        Outcome outcome = verbs.answer(Verb.PRIORITIZE, body);
 
         assertThat(outcome.status()).isEqualTo(200);
         assertThat(outcome.reply().toString())

@@ -7,13 +7,14 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schedulerops.extender.ExtenderVerbs.Outcome;
+import dev.schedulerops.extender.ExtenderVerbs.Verb;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
-import dev.schedulerops.extender.protocol.RequestDecoder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -72,16 +73,8 @@ class ProtocolFixturesTest {
                 LABEL_KEY,
                 fixture.endsWith("-cache") ? cache : null,
                 args -> args.node().equals("broken") ? "node broken is gone" : "");
-        RequestDecoder decoder = new RequestDecoder(LABEL_KEY);
-        String verb = fixture.substring(0, fixture.indexOf('/'));
-        return switch (verb) {
-            case "filter" -> verbs.filter(decoder.decodeArgs(request), false);
-            case "filter_onlyone" -> verbs.filter(decoder.decodeArgs(request), true);
-            case "prioritize" -> verbs.prioritize(decoder.decodeArgs(request));
-            case "preempt" -> verbs.preempt(decoder.decodePreemption(request));
-            case "bind" -> verbs.bind(decoder.decodeBinding(request));
-            default -> throw new IllegalArgumentException(verb);
-        };
+        Verb verb = Verb.valueOf(fixture.substring(0, fixture.indexOf('/')).toUpperCase(Locale.ROOT));
+        return verbs.answer(verb, request);
     }
 
     /** Every node object in the reply's Nodes.items must appear byte for byte in the request. */

@@ -5,7 +5,6 @@ import dev.schedulerops.extender.ExtenderVerbs.Outcome;
 import dev.schedulerops.extender.protocol.BadRequestException;
 import dev.schedulerops.extender.protocol.Replies;
 import dev.schedulerops.extender.protocol.Reply;
-import dev.schedulerops.extender.protocol.RequestDecoder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -37,20 +36,13 @@ final class ExtenderHandler extends Handler.Abstract {
     private static final String JSON = "application/json";
 
     private final ExtenderVerbs verbs;
-    private final RequestDecoder decoder;
     private final ExtenderMetrics metrics;
     private final BooleanSupplier ready;
     private final int maxBodyBytes;
 
-    ExtenderHandler(
-            ExtenderVerbs verbs,
-            RequestDecoder decoder,
-            ExtenderMetrics metrics,
-            BooleanSupplier ready,
-            int maxBodyBytes) {
+    ExtenderHandler(ExtenderVerbs verbs, ExtenderMetrics metrics, BooleanSupplier ready, int maxBodyBytes) {
         super(InvocationType.BLOCKING);
         this.verbs = verbs;
-        this.decoder = decoder;
         this.metrics = metrics;
         this.ready = ready;
         this.maxBodyBytes = maxBodyBytes;
@@ -111,14 +103,7 @@ final class ExtenderHandler extends Handler.Abstract {
         byte[] body = readBody(request);
         Outcome outcome;
         try {
-            outcome = switch (route) {
-                case FILTER -> verbs.filter(decoder.decodeArgs(body), false);
-                case FILTER_ONLYONE -> verbs.filter(decoder.decodeArgs(body), true);
-                case PRIORITIZE -> verbs.prioritize(decoder.decodeArgs(body));
-                case PREEMPT -> verbs.preempt(decoder.decodePreemption(body));
-                case BIND -> verbs.bind(decoder.decodeBinding(body));
-                default -> throw new IllegalStateException("not a verb: " + route);
-            };
+            outcome = verbs.answer(route.extenderVerb, body);
         } catch (BadRequestException e) {
             throw new HttpFailure(HttpStatus.BAD_REQUEST_400, e.getMessage());
         }

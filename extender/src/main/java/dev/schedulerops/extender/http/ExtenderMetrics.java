@@ -46,7 +46,7 @@ public final class ExtenderMetrics {
 
     public ExtenderMetrics() {
         for (Route route : Route.values()) {
-            if (!route.extenderVerb) {
+            if (route.extenderVerb == null) {
                 continue;
             }
             latency.put(
@@ -84,7 +84,7 @@ public final class ExtenderMetrics {
                         .tag("code", Integer.toString(status))
                         .register(registry))
                 .increment();
-        if (route != null && route.extenderVerb) {
+        if (route != null && route.extenderVerb != null) {
             latency.get(route).record(nanos, TimeUnit.NANOSECONDS);
         }
     }

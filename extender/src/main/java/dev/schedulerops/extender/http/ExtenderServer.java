@@ -1,7 +1,6 @@
 package dev.schedulerops.extender.http;
 
 import dev.schedulerops.extender.ExtenderVerbs;
-import dev.schedulerops.extender.protocol.RequestDecoder;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -29,7 +28,6 @@ public final class ExtenderServer implements AutoCloseable {
             int port,
             int maxBodyBytes,
             Duration shutdownGrace,
-            String labelKey,
             ExtenderVerbs verbs,
             BooleanSupplier cacheReady,
             ExtenderMetrics metrics) {
@@ -46,8 +44,7 @@ public final class ExtenderServer implements AutoCloseable {
         connector.setAcceptQueueSize(256);
         server.addConnector(connector);
         BooleanSupplier ready = () -> !stopping && cacheReady.getAsBoolean();
-        server.setHandler(new GracefulHandler(
-                new ExtenderHandler(verbs, new RequestDecoder(labelKey), metrics, ready, maxBodyBytes)));
+        server.setHandler(new GracefulHandler(new ExtenderHandler(verbs, metrics, ready, maxBodyBytes)));
         server.setStopTimeout(shutdownGrace.toMillis());
         server.setStopAtShutdown(false);
     }

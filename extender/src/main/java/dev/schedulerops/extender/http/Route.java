@@ -1,18 +1,19 @@
 package dev.schedulerops.extender.http;
 
+import dev.schedulerops.extender.ExtenderVerbs.Verb;
 import java.util.HashMap;
 import java.util.Map;
 
 /** The paths the extender serves. The extender verbs take {@code POST}; the rest {@code GET} or {@code HEAD}. */
 enum Route {
-    FILTER("/filter", true),
-    FILTER_ONLYONE("/filter_onlyone", true),
-    PRIORITIZE("/prioritize", true),
-    BIND("/bind", true),
-    PREEMPT("/preempt", true),
-    HEALTHZ("/healthz", false),
-    READYZ("/readyz", false),
-    METRICS("/metrics", false);
+    FILTER(Verb.FILTER),
+    FILTER_ONLYONE(Verb.FILTER_ONLYONE),
+    PRIORITIZE(Verb.PRIORITIZE),
+    BIND(Verb.BIND),
+    PREEMPT(Verb.PREEMPT),
+    HEALTHZ("/healthz"),
+    READYZ("/readyz"),
+    METRICS("/metrics");
 
     private static final Map<String, Route> BY_PATH = new HashMap<>();
 
@@ -26,9 +27,18 @@ enum Route {
     /** The {@code verb} label of the metrics: the path without its slash. */
     final String verb;
 
-    final boolean extenderVerb;
+    /** The extender verb served here, or null for the health, readiness and metrics endpoints. */
+    final Verb extenderVerb;
 
-    Route(String path, boolean extenderVerb) {
+    Route(Verb extenderVerb) {
+        this(extenderVerb.path(), extenderVerb);
+    }
+
+    Route(String path) {
+        this(path, null);
+    }
+
+    Route(String path, Verb extenderVerb) {
         this.path = path;
         this.verb = path.substring(1);
         this.extenderVerb = extenderVerb;
@@ -39,10 +49,10 @@ enum Route {
     }
 
     String allowedMethods() {
-        return extenderVerb ? "POST" : "GET, HEAD";
+        return extenderVerb != null ? "POST" : "GET, HEAD";
     }
 
     boolean allows(String method) {
-        return extenderVerb ? method.equals("POST") : method.equals("GET") || method.equals("HEAD");
+        return extenderVerb != null ? method.equals("POST") : method.equals("GET") || method.equals("HEAD");
     }
 }

@@ -48,7 +48,6 @@ class ExtenderServerTest {
                         0,
                         MAX_BODY,
                         Duration.ofSeconds(5),
-                        KEY,
                         new ExtenderVerbs(KEY, cache, args -> args.node().equals("n3") ? "" : "no such node"),
                         cache::synced,
                         new ExtenderMetrics())
@@ -226,7 +225,6 @@ class ExtenderServerTest {
                         0,
                         MAX_BODY,
                         Duration.ZERO,
-                        KEY,
                         new ExtenderVerbs(KEY, null, args -> ""),
                         () -> true,
                         new ExtenderMetrics())
