@@ -11,8 +11,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The extender's Prometheus metrics: {@code schedulerops_extender_requests_total{verb,code}},
@@ -42,7 +42,13 @@ public final class ExtenderMetrics {
     private final Map<Route, Timer> latency = new EnumMap<>(Route.class);
     private final Map<Route, Counter> nodesIn = new EnumMap<>(Route.class);
     private final Map<Route, Counter> nodesOut = new EnumMap<>(Route.class);
-    private final Map<Integer, Counter> requests = new ConcurrentHashMap<>();
+    /** HTTP statuses are below this; the request counters are kept per route (plus unknown paths) and status. */
+    private static final int STATUSES = 600;
+
+    private static final int UNKNOWN_ROUTE = Route.values().length;
+
+    /** The request counter of (route, status) at {@code slot(route, status)}, registered on first use. */
+    private final AtomicReferenceArray<Counter> requests = new AtomicReferenceArray<>((UNKNOWN_ROUTE + 1) * STATUSES);
 
     public ExtenderMetrics() {
         for (Route route : Route.values()) {
@@ -77,16 +83,33 @@ public final class ExtenderMetrics {
 
     /** Records one request; {@code route} is null for unknown paths. */
     void request(Route route, int status, long nanos) {
-        int key = (route == null ? Route.values().length : route.ordinal()) * 1000 + status;
-        requests.computeIfAbsent(key, k -> Counter.builder("schedulerops.extender.requests")
-                        .description("HTTP requests by verb and status code")
-                        .tag("verb", route == null ? "other" : route.verb)
-                        .tag("code", Integer.toString(status))
-                        .register(registry))
-                .increment();
+        requestCounter(route, status).increment();
         if (route != null && route.extenderVerb != null) {
             latency.get(route).record(nanos, TimeUnit.NANOSECONDS);
         }
+    }
+
+    /** Without allocating once the counter exists. */
+    private Counter requestCounter(Route route, int status) {
+        if (status < 0 || status >= STATUSES) {
+            return registerRequestCounter(route, status);
+        }
+        int slot = (route == null ? UNKNOWN_ROUTE : route.ordinal()) * STATUSES + status;
+        Counter counter = requests.get(slot);
+        if (counter == null) {
+            // Threads racing here register the same meter: the registry keeps one per name and tags.
+            counter = registerRequestCounter(route, status);
+            requests.set(slot, counter);
+        }
+        return counter;
+    }
+
+    private Counter registerRequestCounter(Route route, int status) {
+        return Counter.builder("schedulerops.extender.requests")
+                .description("HTTP requests by verb and status code")
+                .tag("verb", route == null ? "other" : route.verb)
+                .tag("code", Integer.toString(status))
+                .register(registry);
     }
 
     void nodes(Route route, int in, int out) {
