@@ -27,10 +27,13 @@ public final class KubernetesBinder implements Binder {
 
     private final KubernetesClient client;
     private final Duration timeout;
+    /** The API server's base URL without trailing slashes; the client's master URL does not change. */
+    private final String apiBase;
 
     public KubernetesBinder(KubernetesClient client, Duration timeout) {
         this.client = client;
         this.timeout = timeout;
+        this.apiBase = client.getMasterUrl().toString().replaceAll("/+$", "");
     }
 
     @Override
@@ -48,9 +51,8 @@ public final class KubernetesBinder implements Binder {
                 .endTarget()
                 .build();
         String json = client.getKubernetesSerialization().asJson(binding);
-        URI uri = URI.create(client.getMasterUrl().toString().replaceAll("/+$", "")
-                + "/api/v1/namespaces/" + encode(args.podNamespace())
-                + "/pods/" + encode(args.podName()) + "/binding");
+        URI uri = URI.create(apiBase + "/api/v1/namespaces/" + encode(args.podNamespace()) + "/pods/"
+                + encode(args.podName()) + "/binding");
         HttpRequest request = client.getHttpClient()
                 .newHttpRequestBuilder()
                 .uri(uri)
@@ -64,24 +66,24 @@ public final class KubernetesBinder implements Binder {
                 LOG.info("bound pod {}/{} to node {}", args.podNamespace(), args.podName(), args.node());
                 return "";
             }
-            String reason = statusMessage(response);
-            LOG.warn(
-                    "binding pod {}/{} to node {} failed: {}",
-                    args.podNamespace(),
-                    args.podName(),
-                    args.node(),
-                    reason);
-            return "binding pod " + args.podNamespace() + "/" + args.podName() + " to node " + args.node() + " failed: "
-                    + reason;
+            String failure = failure(args, statusMessage(response));
+            LOG.warn("{}", failure);
+            return failure;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "binding interrupted";
         } catch (ExecutionException | TimeoutException e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            LOG.warn("binding pod {}/{} failed: {}", args.podNamespace(), args.podName(), cause.toString());
-            return "binding pod " + args.podNamespace() + "/" + args.podName() + " to node " + args.node() + " failed: "
-                    + cause;
+            String failure = failure(args, cause.toString());
+            LOG.warn("{}", failure);
+            return failure;
         }
+    }
+
+    /** The {@code Error} of a failed binding; also what is logged. */
+    private static String failure(BindingArgs args, String reason) {
+        return "binding pod " + args.podNamespace() + "/" + args.podName() + " to node " + args.node() + " failed: "
+                + reason;
     }
 
     private String statusMessage(HttpResponse<String> response) {
