@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.ReducedStateItemStore;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -12,15 +13,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches Nodes through a fabric8 informer and keeps, per node, only the value of the configured label. It is synced
- * once the informer's initial list has been delivered; list or watch failures are retried by the informer, and a
- * warning is logged every 30 s while the cache has not synced (readiness stays 503 meanwhile).
+ * Watches Nodes through a fabric8 informer and keeps, per node, only the value of the configured label. The informer's
+ * own store is reduced to each node's name and labels (plus the resource version it needs), not whole Node objects
+ * with their status and image lists. It is synced once the informer's initial list has been delivered; list or watch
+ * failures are retried by the informer, and a warning is logged every 30 s while the cache has not synced (readiness
+ * stays 503 meanwhile).
  */
 public final class InformerNodeCache implements NodeCache {
     private static final Logger LOG = LoggerFactory.getLogger(InformerNodeCache.class);
 
     private final StaticNodeCache labels = new StaticNodeCache();
-    private final SharedIndexInformer<Node> informer;
+    /** Package-private for tests. */
+    final SharedIndexInformer<Node> informer;
+
     private final String labelKey;
     private volatile boolean closed;
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -32,6 +37,14 @@ public final class InformerNodeCache implements NodeCache {
     private InformerNodeCache(KubernetesClient client, String labelKey) {
         this.labelKey = labelKey;
         this.informer = client.nodes().runnableInformer(0);
+        // Handlers get the listed or watched Node on add and as the new one on update; a stored, reduced one only as
+        // the old one on update and on deletions noticed by a relist. Either way name and labels, all that remember
+        // and remove read, are there. Label keys contain dots, so the whole labels map is kept.
+        informer.itemStore(new ReducedStateItemStore<>(
+                ReducedStateItemStore.NAME_KEY_STATE,
+                Node.class,
+                client.getKubernetesSerialization(),
+                "metadata.labels"));
         informer.exceptionHandler((started, error) -> {
             LOG.warn("node watch failed, retrying: {}", error.toString());
             return true;
@@ -77,7 +90,7 @@ public final class InformerNodeCache implements NodeCache {
             if (error == null) {
                 LOG.info(
                         "node cache synced with {} nodes",
-                        cache.informer.getStore().list().size());
+                        cache.informer.getStore().listKeys().size());
             } else if (!cache.closed) {
                 LOG.warn("first node list failed, the informer keeps retrying: {}", error.toString());
             }

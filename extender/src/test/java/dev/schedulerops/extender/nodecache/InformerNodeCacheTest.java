@@ -1,0 +1,119 @@
+package dev.schedulerops.extender.nodecache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The informer-fed cache against a local stand-in for the API server: one node list, then a watch with three events. */
+class InformerNodeCacheTest {
+    private static final String KEY = "priority.lixueduan.com";
+
+    private final CountDownLatch done = new CountDownLatch(1);
+    private HttpServer apiServer;
+    private KubernetesClient client;
+    private InformerNodeCache cache;
+
+    private static String node(String name, String resourceVersion, String labelValue) {
+        String labels = labelValue == null ? "{\"x\":\"y\"}" : "{\"x\":\"y\",\"" + KEY + "\":\"" + labelValue + "\"}";
+        return "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"" + name + "\",\"resourceVersion\":\""
+                + resourceVersion + "\",\"labels\":" + labels + "},\"status\":{\"capacity\":{\"cpu\":\"8\"},"
+                + "\"nodeInfo\":{\"kubeletVersion\":\"v1.33.13\"}}}";
+    }
+
+    @BeforeEach
+    void start() throws IOException {
+        apiServer = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        apiServer.createContext("/api/v1/nodes", this::serveNodes);
+        apiServer.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        apiServer.start();
+        Config config = new ConfigBuilder(Config.empty())
+                .withMasterUrl("http://127.0.0.1:" + apiServer.getAddress().getPort())
+                .withOnlyHttpWatches(true)
+                .withRequestRetryBackoffLimit(0)
+                .build();
+        client = new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    private void serveNodes(HttpExchange exchange) throws IOException {
+        String query = exchange.getRequestURI().getRawQuery();
+        if (query == null || !query.contains("watch=true")) {
+            byte[] list = ("{\"apiVersion\":\"v1\",\"kind\":\"NodeList\",\"metadata\":{\"resourceVersion\":\"10\"},"
+                            + "\"items\":[" + node("n1", "1", "7") + "," + node("n2", "2", null) + "]}")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, list.length);
+            exchange.getResponseBody().write(list);
+            exchange.close();
+            return;
+        }
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, 0);
+        OutputStream out = exchange.getResponseBody();
+        for (String event : new String[] {
+            "{\"type\":\"MODIFIED\",\"object\":" + node("n2", "11", "3") + "}",
+            "{\"type\":\"ADDED\",\"object\":" + node("n3", "12", "5") + "}",
+            "{\"type\":\"DELETED\",\"object\":" + node("n1", "13", "7") + "}",
+        }) {
+            out.write((event + "\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        }
+        try {
+            done.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        exchange.close();
+    }
+
+    @AfterEach
+    void stop() {
+        if (cache != null) {
+            cache.close();
+        }
+        done.countDown();
+        client.close();
+        apiServer.stop(0);
+    }
+
+    private static void await(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(condition.getAsBoolean()).isTrue();
+    }
+
+    @Test
+    void followsTheListAndTheWatchKeepingOnlyNamesAndLabels() throws Exception {
+        cache = InformerNodeCache.start(client, KEY);
+
+        await(cache::synced);
+        await(() -> cache.labelValue("n1") == NodeCache.UNKNOWN_NODE);
+
+        assertThat(cache.labelValue("n2")).isEqualTo("3");
+        assertThat(cache.labelValue("n3")).isEqualTo("5");
+        byte[] n3 = "n3".getBytes(StandardCharsets.UTF_8);
+        assertThat(cache.labelValue(n3, 0, n3.length)).isEqualTo("5");
+        Node stored = cache.informer.getStore().getByKey("n3");
+        assertThat(stored.getMetadata().getName()).isEqualTo("n3");
+        assertThat(stored.getMetadata().getLabels()).containsEntry(KEY, "5");
+        assertThat(stored.getStatus()).as("the informer keeps no node status").isNull();
+    }
+}
