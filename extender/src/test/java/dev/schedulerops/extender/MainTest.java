@@ -6,6 +6,9 @@ import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -65,19 +68,66 @@ class MainTest {
         assertThat(ExtenderConfig.labelKeyProblem(null)).contains("required");
     }
 
-    @Test
-    void readsSettingsFromTheEnvironment() throws Exception {
+    /** Runs the extender's main in a fresh JVM with {@code env} added to the environment. */
+    private static Run runJava(Map<String, String> env, String... args) throws Exception {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        ProcessBuilder builder = new ProcessBuilder(
-                        java, "-cp", System.getProperty("java.class.path"), Main.class.getName())
-                .redirectErrorStream(true);
-        builder.environment().put("SCHEDULEROPS_LABEL_KEY", "from.env/ok");
-        builder.environment().put("SCHEDULEROPS_PORT", "99999");
+        List<String> command =
+                new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().keySet().removeIf(name -> name.startsWith("SCHEDULEROPS_"));
+        builder.environment().putAll(env);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as(output).isEqualTo(2);
+        return new Run(process.exitValue(), output, "");
+    }
+
+    @Test
+    void readsSettingsFromTheEnvironment() throws Exception {
+        Run run = runJava(Map.of("SCHEDULEROPS_LABEL_KEY", "from.env/ok", "SCHEDULEROPS_PORT", "99999"));
+        String output = run.out();
+
+        assertThat(run.exitCode()).as(output).isEqualTo(2);
         assertThat(output).contains("port must be between 0 and 65535, got 99999");
+    }
+
+    @Test
+    void helpShowsEnvironmentValuesAsTheDefaults() throws Exception {
+        Run run = runJava(
+                Map.of(
+                        "SCHEDULEROPS_LABEL_KEY", "from.env/ok",
+                        "SCHEDULEROPS_PORT", "9091",
+                        "SCHEDULEROPS_BIND_ADDRESS", "127.0.0.2",
+                        "SCHEDULEROPS_NODE_CACHE", "true",
+                        "SCHEDULEROPS_MAX_BODY_BYTES", "1048576",
+                        "SCHEDULEROPS_LOG_FORMAT", "json",
+                        "SCHEDULEROPS_SHUTDOWN_GRACE", "3"),
+                "--help");
+        // The usage wraps descriptions to the terminal width: compare with single spaces.
+        String usage = run.out().replaceAll("\\s+", " ");
+
+        assertThat(run.exitCode()).as(run.out()).isZero();
+        assertThat(usage)
+                .contains("(env SCHEDULEROPS_PORT, default 9091)")
+                .contains("(env SCHEDULEROPS_BIND_ADDRESS, default 127.0.0.2)")
+                .contains("(env SCHEDULEROPS_NODE_CACHE, default true)")
+                .contains("(env SCHEDULEROPS_MAX_BODY_BYTES, default 1048576")
+                .contains("(env SCHEDULEROPS_LOG_FORMAT, default json)")
+                .contains("(env SCHEDULEROPS_SHUTDOWN_GRACE, default 3)");
+    }
+
+    @Test
+    void helpWithoutEnvironmentShowsTheBuiltInDefaults() throws Exception {
+        String usage = runJava(Map.of(), "--help").out().replaceAll("\\s+", " ");
+
+        assertThat(usage)
+                .contains("(env SCHEDULEROPS_PORT, default 8080)")
+                .contains("(env SCHEDULEROPS_BIND_ADDRESS, default 0.0.0.0)")
+                .contains("(env SCHEDULEROPS_NODE_CACHE, default false)")
+                .contains("(env SCHEDULEROPS_MAX_BODY_BYTES, default 67108864")
+                .contains("(env SCHEDULEROPS_LOG_FORMAT, default text)")
+                .contains("(env SCHEDULEROPS_SHUTDOWN_GRACE, default 10)");
     }
 }
