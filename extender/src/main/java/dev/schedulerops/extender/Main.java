@@ -63,8 +63,8 @@ public final class Main implements Callable<Integer> {
             names = "--max-body-bytes",
             paramLabel = "BYTES",
             defaultValue = "${env:SCHEDULEROPS_MAX_BODY_BYTES:-67108864}",
-            description = "Largest request body accepted; larger ones get 413"
-                    + " (env SCHEDULEROPS_MAX_BODY_BYTES, default ${DEFAULT-VALUE} = 64 MiB).")
+            description = "Largest request body accepted (64 MiB unless configured); larger ones get 413"
+                    + " (env SCHEDULEROPS_MAX_BODY_BYTES, default ${DEFAULT-VALUE}).")
     private int maxBodyBytes;
 
     @Option(

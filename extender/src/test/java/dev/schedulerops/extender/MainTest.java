@@ -113,7 +113,7 @@ class MainTest {
                 .contains("(env SCHEDULEROPS_PORT, default 9091)")
                 .contains("(env SCHEDULEROPS_BIND_ADDRESS, default 127.0.0.2)")
                 .contains("(env SCHEDULEROPS_NODE_CACHE, default true)")
-                .contains("(env SCHEDULEROPS_MAX_BODY_BYTES, default 1048576")
+                .contains("(env SCHEDULEROPS_MAX_BODY_BYTES, default 1048576)")
                 .contains("(env SCHEDULEROPS_LOG_FORMAT, default json)")
                 .contains("(env SCHEDULEROPS_SHUTDOWN_GRACE, default 3)");
     }
@@ -126,7 +126,7 @@ class MainTest {
                 .contains("(env SCHEDULEROPS_PORT, default 8080)")
                 .contains("(env SCHEDULEROPS_BIND_ADDRESS, default 0.0.0.0)")
                 .contains("(env SCHEDULEROPS_NODE_CACHE, default false)")
-                .contains("(env SCHEDULEROPS_MAX_BODY_BYTES, default 67108864")
+                .contains("(env SCHEDULEROPS_MAX_BODY_BYTES, default 67108864)")
                 .contains("(env SCHEDULEROPS_LOG_FORMAT, default text)")
                 .contains("(env SCHEDULEROPS_SHUTDOWN_GRACE, default 10)");
     }
