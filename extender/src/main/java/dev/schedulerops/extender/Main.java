@@ -117,10 +117,13 @@ public final class Main implements Callable<Integer> {
         return ExtenderApp.run(config);
     }
 
-    /** Picks the logback configuration before the first logger is created, unless one was given explicitly. */
+    /**
+     * Picks the logback configuration before the first logger is created, unless one was given explicitly: text is
+     * logback's default {@code logback.xml}, JSON {@code logback-json.xml}.
+     */
     private static void configureLogging(ExtenderConfig.LogFormat format) {
-        if (System.getProperty("logback.configurationFile") == null) {
-            System.setProperty("logback.configurationFile", "logback-" + format + ".xml");
+        if (format == ExtenderConfig.LogFormat.json && System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", "logback-json.xml");
         }
     }
 

@@ -130,4 +130,38 @@ class MainTest {
                 .contains("(env SCHEDULEROPS_LOG_FORMAT, default text)")
                 .contains("(env SCHEDULEROPS_SHUTDOWN_GRACE, default 10)");
     }
+
+    /**
+     * Runs the extender far enough to log, in each format: no kubeconfig to read, and an address it cannot bind, so it
+     * exits 1 right after its first log lines.
+     */
+    private static String firstLogLines(String format) throws Exception {
+        Run run = runJava(
+                Map.of("KUBECONFIG", "/nonexistent/kubeconfig"),
+                "--label-key",
+                "example.com/tier",
+                "--port",
+                "0",
+                "--bind-address",
+                "203.0.113.7",
+                "--log-format",
+                format);
+        assertThat(run.exitCode()).as(run.out()).isEqualTo(1);
+        return run.out();
+    }
+
+    @Test
+    void logsAsTextOrAsOneJsonObjectPerLine() throws Exception {
+        String text = firstLogLines("text");
+        String json = firstLogLines("json");
+
+        assertThat(text)
+                .contains(" INFO  [main] ")
+                .contains("ExtenderApp - starting extender: labelKey=example.com/tier")
+                .doesNotContain("{\"@timestamp\"");
+        assertThat(json.lines().filter(line -> line.startsWith("{"))).anySatisfy(line -> assertThat(line)
+                .contains("\"message\":\"starting extender: labelKey=example.com/tier")
+                .contains("\"level\":\"INFO\"")
+                .endsWith("}"));
+    }
 }
