@@ -9,9 +9,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schedulerops.extender.ExtenderVerbs.Outcome;
 import dev.schedulerops.extender.ExtenderVerbs.Verb;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,31 +28,32 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ProtocolFixturesTest {
     private static final String LABEL_KEY = "priority.lixueduan.com";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String REQUEST = ".request.json";
 
-    static Stream<Arguments> fixtures() {
-        return Stream.of(
-                        "filter/full-nodes",
-                        "filter/full-nodes-none-labelled",
-                        "filter/full-nodes-empty",
-                        "filter/names-only-cache",
-                        "filter/names-only-nocache",
-                        "filter_onlyone/full-nodes",
-                        "filter_onlyone/full-nodes-tie",
-                        "filter_onlyone/names-only-cache",
-                        "prioritize/full-nodes",
-                        "prioritize/names-only-cache",
-                        "prioritize/full-nodes-empty",
-                        "preempt/victims-nocache",
-                        "preempt/meta-victims-cache",
-                        "bind/ok",
-                        "bind/failure")
-                .map(Arguments::of);
+    /** At least the 15 fixtures written when the cases were first generated; more may come. */
+    private static final int KNOWN_FIXTURES = 15;
+
+    /** Every {@code <verb>/<case>.request.json} under the {@code fixtures} resource directory, as {@code <verb>/<case>}. */
+    static Stream<Arguments> fixtures() throws Exception {
+        URL root = ProtocolFixturesTest.class.getResource("/fixtures");
+        assertThat(root).as("the fixtures directory on the test classpath").isNotNull();
+        Path dir = Path.of(root.toURI());
+        List<String> names;
+        try (Stream<Path> files = Files.walk(dir)) {
+            names = files.filter(file -> file.getFileName().toString().endsWith(REQUEST))
+                    .map(file -> dir.relativize(file).toString().replace(File.separatorChar, '/'))
+                    .map(name -> name.substring(0, name.length() - REQUEST.length()))
+                    .sorted()
+                    .toList();
+        }
+        assertThat(names).as("fixtures found in " + dir).hasSizeGreaterThanOrEqualTo(KNOWN_FIXTURES);
+        return names.stream().map(Arguments::of);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixtures")
     void replyMatchesFixture(String fixture) throws Exception {
-        byte[] request = resource(fixture + ".request.json");
+        byte[] request = resource(fixture + REQUEST);
         JsonNode expected = JSON.readTree(resource(fixture + ".response.json"));
 
         Outcome outcome = run(fixture, request);
