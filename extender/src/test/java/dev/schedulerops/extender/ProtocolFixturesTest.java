@@ -17,8 +17,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -63,8 +65,48 @@ class ProtocolFixturesTest {
         assertThat(JSON.readTree(reply))
                 .as(new String(reply, StandardCharsets.UTF_8))
                 .isEqualTo(expected);
-        if (fixture.startsWith("filter") && fixture.contains("full-nodes")) {
+        if (isFullNodeFilter(fixture)) {
             assertKeptNodesCopiedVerbatim(request, reply);
+        }
+    }
+
+    static Stream<Arguments> fullNodeFilterFixtures() throws Exception {
+        return fixtures()
+                .filter(arguments -> isFullNodeFilter((String) arguments.get()[0]));
+    }
+
+    private static boolean isFullNodeFilter(String fixture) {
+        return fixture.startsWith("filter") && fixture.contains("full-nodes");
+    }
+
+    /**
+     * The same filter requests pretty-printed: each kept node must come back exactly as the request wrote it, line
+     * breaks and indentation included, which a reply that re-serialises nodes would not do.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fullNodeFilterFixtures")
+    void keptNodesOfAPrettyPrintedRequestComeBackAsWritten(String fixture) throws Exception {
+        byte[] pretty =
+                JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(JSON.readTree(resource(fixture + REQUEST)));
+        JsonNode expected = JSON.readTree(resource(fixture + ".response.json"));
+
+        byte[] reply = run(fixture, pretty).reply().toByteArray();
+
+        String replyText = new String(reply, StandardCharsets.UTF_8);
+        assertThat(JSON.readTree(reply)).as(replyText).isEqualTo(expected);
+        Map<String, String> requestNodes = new HashMap<>();
+        for (String item : rawItems(pretty)) {
+            String name = JSON.readTree(item).at("/metadata/name").asText();
+            if (!name.isEmpty()) {
+                requestNodes.put(name, item);
+            }
+        }
+        for (JsonNode kept : JSON.readTree(reply).at("/Nodes/items")) {
+            String asWritten = requestNodes.get(kept.at("/metadata/name").asText());
+            assertThat(asWritten)
+                    .as("kept node %s in the request", kept.at("/metadata/name"))
+                    .contains("\n  ");
+            assertThat(replyText).contains(asWritten);
         }
     }
 
@@ -92,7 +134,7 @@ class ProtocolFixturesTest {
         }
     }
 
-    /** The raw text of each element of {@code Nodes.items} in a filter reply. */
+    /** The raw text of each element of {@code Nodes.items} in a filter reply or request. */
     private static List<String> rawItems(byte[] reply) throws IOException {
         List<String> items = new ArrayList<>();
         try (JsonParser p = JSON.getFactory().createParser(reply)) {
