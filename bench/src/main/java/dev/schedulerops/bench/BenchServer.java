@@ -16,7 +16,7 @@ public final class BenchServer {
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         int nodes = Integer.parseInt(args[1]);
-        StaticNodeCache cache = ExtenderBenchmark.staticCache(nodes);
+        StaticNodeCache cache = NodeJson.staticCache(nodes);
         ExtenderServer server = new ExtenderServer(
                 "127.0.0.1",
                 port,

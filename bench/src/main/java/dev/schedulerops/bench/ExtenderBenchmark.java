@@ -2,10 +2,8 @@ package dev.schedulerops.bench;
 
 import dev.schedulerops.extender.ExtenderVerbs;
 import dev.schedulerops.extender.ExtenderVerbs.Verb;
-import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import dev.schedulerops.extender.protocol.BadRequestException;
 import dev.schedulerops.extender.protocol.Reply;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,17 +43,7 @@ public class ExtenderBenchmark {
     @Setup
     public void setUp() {
         body = mode.equals("full") ? NodeJson.fullNodesRequest(nodes) : NodeJson.namesOnlyRequest(nodes);
-        verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, staticCache(nodes), args -> "");
-    }
-
-    /** A node cache holding the same nodes and labels as the generated requests. */
-    public static StaticNodeCache staticCache(int count) {
-        StaticNodeCache cache = new StaticNodeCache();
-        List<String> names = NodeJson.names(count);
-        for (int i = 0; i < count; i++) {
-            cache.put(names.get(i), NodeJson.labelValue(i));
-        }
-        return cache;
+        verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, NodeJson.staticCache(nodes), args -> "");
     }
 
     @Benchmark

@@ -42,7 +42,7 @@ public final class FloorServer {
     }
 
     private static byte[] extenderReply(String path, int nodes) throws Exception {
-        var verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, ExtenderBenchmark.staticCache(nodes), bind -> "");
+        var verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, NodeJson.staticCache(nodes), bind -> "");
         var verb = ExtenderVerbs.Verb.valueOf(path.substring(1).toUpperCase(Locale.ROOT));
         return verbs.answer(verb, NodeJson.namesOnlyRequest(nodes)).reply().toByteArray();
     }
