@@ -7,8 +7,9 @@ import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import java.time.Duration;
 
 /**
- * The extender's HTTP server on 127.0.0.1 with a static node cache of {@code --nodes} generated nodes, so names-only
- * load tests run without a cluster. Usage: {@code BenchServer PORT NODES}. Stops on SIGTERM.
+ * The extender's HTTP server on 127.0.0.1 with a static node cache of NODES generated nodes ({@link NodeJson}), so
+ * names-only load tests run without a cluster. Usage: {@code BenchServer PORT NODES} (both positional). Stops on
+ * SIGTERM.
  */
 public final class BenchServer {
     private BenchServer() {}
