@@ -373,7 +373,9 @@ class DeployManifestsTest {
                 root.resolve("deploy/crds").resolve(CRD_FILE),
                 root.resolve("deploy/helm/schedulerops/crds").resolve(CRD_FILE))) {
             assertThat(copy)
-                    .as("%s is a copy of crds/%s: run ./mvnw -pl operator process-classes", root.relativize(copy), CRD_FILE)
+                    .as(
+                            "%s is a copy of crds/%s: run ./mvnw -pl operator process-classes",
+                            root.relativize(copy), CRD_FILE)
                     .hasSameBinaryContentAs(source);
         }
     }
