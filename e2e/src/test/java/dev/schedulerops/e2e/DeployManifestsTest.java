@@ -235,6 +235,8 @@ class DeployManifestsTest {
                         "-n",
                         "kube-system"),
                 List.of("create", "leases.coordination.k8s.io", "-n", NAMESPACE),
+                // fabric8's leader election renews its lease with PATCH: without it the operator loses leadership.
+                List.of("patch", "leases.coordination.k8s.io", "-n", NAMESPACE),
                 List.of("update", "leases.coordination.k8s.io", "-n", "team-a"),
                 List.of("list", "nodes"),
                 List.of("create", "pods", "--subresource=binding", "-n", "team-a"),
