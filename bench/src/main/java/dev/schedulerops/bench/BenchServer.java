@@ -1,9 +1,9 @@
 package dev.schedulerops.bench;
 
-import dev.schedulerops.extender.ExtenderVerbs;
 import dev.schedulerops.extender.http.ExtenderMetrics;
 import dev.schedulerops.extender.http.ExtenderServer;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
+import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import java.time.Duration;
 
 /**

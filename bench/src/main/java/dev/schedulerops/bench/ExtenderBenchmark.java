@@ -1,9 +1,9 @@
 package dev.schedulerops.bench;
 
-import dev.schedulerops.extender.ExtenderVerbs;
-import dev.schedulerops.extender.ExtenderVerbs.Verb;
 import dev.schedulerops.extender.protocol.BadRequestException;
 import dev.schedulerops.extender.protocol.Reply;
+import dev.schedulerops.extender.verbs.ExtenderVerbs;
+import dev.schedulerops.extender.verbs.Verb;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

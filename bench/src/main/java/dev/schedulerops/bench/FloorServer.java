@@ -1,6 +1,7 @@
 package dev.schedulerops.bench;
 
-import dev.schedulerops.extender.ExtenderVerbs;
+import dev.schedulerops.extender.verbs.ExtenderVerbs;
+import dev.schedulerops.extender.verbs.Verb;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,7 +10,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 
 /**
  * The floor under the load test: a server that does none of the extender's work. It reads each request fully, then
@@ -43,7 +43,7 @@ public final class FloorServer {
 
     private static byte[] extenderReply(String path, int nodes) throws Exception {
         var verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, NodeJson.staticCache(nodes), bind -> "");
-        var verb = ExtenderVerbs.Verb.valueOf(path.substring(1).toUpperCase(Locale.ROOT));
+        var verb = Verb.ofPath(path).orElseThrow();
         return verbs.answer(verb, NodeJson.namesOnlyRequest(nodes)).reply().toByteArray();
     }
 

@@ -6,6 +6,7 @@ import dev.schedulerops.extender.http.ExtenderMetrics;
 import dev.schedulerops.extender.http.ExtenderServer;
 import dev.schedulerops.extender.nodecache.InformerNodeCache;
 import dev.schedulerops.extender.nodecache.NodeCache;
+import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Duration;

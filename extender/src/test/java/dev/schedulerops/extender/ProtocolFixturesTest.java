@@ -6,9 +6,10 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.schedulerops.extender.ExtenderVerbs.Outcome;
-import dev.schedulerops.extender.ExtenderVerbs.Verb;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
+import dev.schedulerops.extender.verbs.ExtenderVerbs;
+import dev.schedulerops.extender.verbs.ExtenderVerbs.Outcome;
+import dev.schedulerops.extender.verbs.Verb;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -120,7 +120,8 @@ class ProtocolFixturesTest {
                 LABEL_KEY,
                 fixture.endsWith("-cache") ? cache : null,
                 args -> args.node().equals("broken") ? "node broken is gone" : "");
-        Verb verb = Verb.valueOf(fixture.substring(0, fixture.indexOf('/')).toUpperCase(Locale.ROOT));
+        Verb verb =
+                Verb.ofPath("/" + fixture.substring(0, fixture.indexOf('/'))).orElseThrow();
         return verbs.answer(verb, request);
     }
 

@@ -2,7 +2,7 @@ package dev.schedulerops.operator;
 
 import dev.schedulerops.operator.cli.RenderCommand;
 import dev.schedulerops.operator.cli.RunCommand;
-import dev.schedulerops.operator.render.ClusterFacts;
+import dev.schedulerops.operator.model.ClusterFacts;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

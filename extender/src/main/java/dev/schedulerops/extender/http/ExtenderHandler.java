@@ -1,10 +1,10 @@
 package dev.schedulerops.extender.http;
 
-import dev.schedulerops.extender.ExtenderVerbs;
-import dev.schedulerops.extender.ExtenderVerbs.Outcome;
 import dev.schedulerops.extender.protocol.BadRequestException;
 import dev.schedulerops.extender.protocol.Replies;
 import dev.schedulerops.extender.protocol.Reply;
+import dev.schedulerops.extender.verbs.ExtenderVerbs;
+import dev.schedulerops.extender.verbs.ExtenderVerbs.Outcome;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

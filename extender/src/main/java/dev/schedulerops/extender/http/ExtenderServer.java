@@ -1,6 +1,6 @@
 package dev.schedulerops.extender.http;
 
-import dev.schedulerops.extender.ExtenderVerbs;
+import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.server.HttpConfiguration;

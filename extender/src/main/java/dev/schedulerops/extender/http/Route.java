@@ -1,13 +1,13 @@
 package dev.schedulerops.extender.http;
 
-import dev.schedulerops.extender.ExtenderVerbs.Verb;
+import dev.schedulerops.extender.verbs.Verb;
 import java.util.HashMap;
 import java.util.Map;
 
 /** The paths the extender serves. The extender verbs take {@code POST}; the rest {@code GET} or {@code HEAD}. */
 enum Route {
     FILTER(Verb.FILTER),
-    FILTER_ONLYONE(Verb.FILTER_ONLYONE),
+    FILTER_ONLY_ONE(Verb.FILTER_ONLY_ONE),
     PRIORITIZE(Verb.PRIORITIZE),
     BIND(Verb.BIND),
     PREEMPT(Verb.PREEMPT),

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.schedulerops.extender.ExtenderVerbs;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
+import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.OutputStream;

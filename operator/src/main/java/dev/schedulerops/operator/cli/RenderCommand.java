@@ -2,7 +2,7 @@ package dev.schedulerops.operator.cli;
 
 import dev.schedulerops.operator.api.ProfileYaml;
 import dev.schedulerops.operator.api.SchedulerProfile;
-import dev.schedulerops.operator.render.ClusterFacts;
+import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.render.ProfileRenderer;
 import dev.schedulerops.operator.render.RenderResult;
 import dev.schedulerops.operator.render.Yaml;

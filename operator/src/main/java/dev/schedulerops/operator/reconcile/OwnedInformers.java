@@ -1,7 +1,7 @@
 package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
-import dev.schedulerops.operator.render.Labels;
+import dev.schedulerops.operator.model.Labels;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;

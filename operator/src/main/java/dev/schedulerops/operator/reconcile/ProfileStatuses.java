@@ -1,8 +1,8 @@
 package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.api.SchedulerProfileStatus;
+import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.render.DesiredState;
-import dev.schedulerops.operator.render.Labels;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;

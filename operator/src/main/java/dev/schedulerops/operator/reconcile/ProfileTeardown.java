@@ -1,8 +1,8 @@
 package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
-import dev.schedulerops.operator.render.Labels;
-import dev.schedulerops.operator.render.Names;
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -2,9 +2,9 @@ package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.api.SchedulerProfileStatus;
-import dev.schedulerops.operator.render.ClusterFacts;
+import dev.schedulerops.operator.model.ClusterFacts;
+import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.render.DesiredState;
-import dev.schedulerops.operator.render.Names;
 import dev.schedulerops.operator.render.ProfileRenderer;
 import dev.schedulerops.operator.render.RenderResult;
 import io.fabric8.kubernetes.api.model.Condition;

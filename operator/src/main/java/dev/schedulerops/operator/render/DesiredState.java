@@ -1,5 +1,6 @@
 package dev.schedulerops.operator.render;
 
+import dev.schedulerops.operator.model.Labels;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;

@@ -1,5 +1,7 @@
 package dev.schedulerops.operator.render;
 
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.ResolvedProfile;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 

@@ -1,7 +1,9 @@
 package dev.schedulerops.operator.render;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
-import dev.schedulerops.operator.render.validation.ProfileValidator;
+import dev.schedulerops.operator.model.ClusterFacts;
+import dev.schedulerops.operator.model.ResolvedProfile;
+import dev.schedulerops.operator.validation.ProfileValidator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,11 +13,16 @@ public final class ProfileRenderer {
     private ProfileRenderer() {}
 
     public static RenderResult render(SchedulerProfile profile, ClusterFacts facts) {
-        List<String> errors = ProfileValidator.validate(profile, facts);
-        if (!errors.isEmpty()) {
-            return new RenderResult.Invalid(errors);
+        List<String> fieldErrors = ProfileValidator.validateFields(profile);
+        if (!fieldErrors.isEmpty()) {
+            return new RenderResult.Invalid(fieldErrors);
         }
-        return new RenderResult.Valid(desiredState(ResolvedProfile.of(profile), facts));
+        ResolvedProfile resolved = ResolvedProfile.of(profile); // the one resolution of this profile
+        List<String> pluginErrors = ProfileValidator.validate(resolved, facts);
+        if (!pluginErrors.isEmpty()) {
+            return new RenderResult.Invalid(pluginErrors);
+        }
+        return new RenderResult.Valid(desiredState(resolved, facts));
     }
 
     static DesiredState desiredState(ResolvedProfile p, ClusterFacts facts) {

@@ -1,6 +1,9 @@
 package dev.schedulerops.operator.render;
 
 import dev.schedulerops.operator.api.Verb;
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.model.ResolvedProfile;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;

@@ -7,6 +7,8 @@ import dev.schedulerops.operator.api.PluginConfig;
 import dev.schedulerops.operator.api.Plugins;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.api.Verb;
+import dev.schedulerops.operator.model.ResolvedProfile;
+import dev.schedulerops.operator.model.SchedulerConfigApi;
 import java.util.List;
 
 /**
@@ -16,8 +18,6 @@ import java.util.List;
  * null fields are left out by {@link Yaml#MAPPER}, the only writer of these records.
  */
 public final class SchedulerConfigRenderer {
-    public static final String API_VERSION = "kubescheduler.config.k8s.io/v1";
-
     private SchedulerConfigRenderer() {}
 
     /** Renders even profiles the validator rejects, so that the real kube-scheduler can be asked about them too. */
@@ -48,8 +48,8 @@ public final class SchedulerConfigRenderer {
                                 .map(SchedulerConfigRenderer::pluginConfig)
                                 .toList());
         return new KubeSchedulerConfiguration(
-                API_VERSION,
-                "KubeSchedulerConfiguration",
+                SchedulerConfigApi.API_VERSION,
+                SchedulerConfigApi.KIND,
                 leaderElection,
                 positiveOrNull(s.percentageOfNodesToScore()),
                 List.of(profile),

@@ -1,6 +1,6 @@
 package dev.schedulerops.operator.runtime;
 
-import dev.schedulerops.operator.render.ClusterFacts;
+import dev.schedulerops.operator.model.ClusterFacts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

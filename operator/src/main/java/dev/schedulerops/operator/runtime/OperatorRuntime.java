@@ -1,8 +1,8 @@
 package dev.schedulerops.operator.runtime;
 
+import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.reconcile.ProfileEvents;
 import dev.schedulerops.operator.reconcile.SchedulerProfileReconciler;
-import dev.schedulerops.operator.render.ClusterFacts;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;

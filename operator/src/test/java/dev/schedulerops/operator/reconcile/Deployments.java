@@ -1,6 +1,6 @@
 package dev.schedulerops.operator.reconcile;
 
-import dev.schedulerops.operator.render.Labels;
+import dev.schedulerops.operator.model.Labels;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 

@@ -3,7 +3,7 @@ package dev.schedulerops.operator.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
-import dev.schedulerops.operator.render.Labels;
+import dev.schedulerops.operator.model.Labels;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;

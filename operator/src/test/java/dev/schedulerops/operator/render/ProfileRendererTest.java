@@ -4,6 +4,8 @@ import static dev.schedulerops.operator.render.Samples.profile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schedulerops.operator.model.ClusterFacts;
+import dev.schedulerops.operator.model.Labels;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;

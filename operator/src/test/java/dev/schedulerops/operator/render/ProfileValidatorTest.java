@@ -4,7 +4,7 @@ import static dev.schedulerops.operator.render.Samples.profile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
-import dev.schedulerops.operator.render.validation.ProfileValidator;
+import dev.schedulerops.operator.validation.ProfileValidator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

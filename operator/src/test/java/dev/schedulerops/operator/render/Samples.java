@@ -2,6 +2,7 @@ package dev.schedulerops.operator.render;
 
 import dev.schedulerops.operator.api.ProfileYaml;
 import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.model.ClusterFacts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

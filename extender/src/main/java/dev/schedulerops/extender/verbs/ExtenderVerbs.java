@@ -1,0 +1,166 @@
+package dev.schedulerops.extender.verbs;
+
+import dev.schedulerops.extender.bind.Binder;
+import dev.schedulerops.extender.nodecache.NodeCache;
+import dev.schedulerops.extender.protocol.BadRequestException;
+import dev.schedulerops.extender.protocol.BindingArgs;
+import dev.schedulerops.extender.protocol.ExtenderArgs;
+import dev.schedulerops.extender.protocol.FailedNodes;
+import dev.schedulerops.extender.protocol.NodeItem;
+import dev.schedulerops.extender.protocol.PreemptionArgs;
+import dev.schedulerops.extender.protocol.Replies;
+import dev.schedulerops.extender.protocol.Reply;
+import dev.schedulerops.extender.protocol.RequestDecoder;
+import dev.schedulerops.extender.scoring.LabelScoring;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The semantics of each extender verb: decodes a request body and answers it. Stateless apart from the node cache;
+ * thread-safe.
+ */
+public final class ExtenderVerbs {
+    /** The answer to one verb call, with the node counts the metrics report. */
+    public record Outcome(int status, Reply reply, int nodesIn, int nodesOut) {}
+
+    private static final Logger LOG = LoggerFactory.getLogger(ExtenderVerbs.class);
+
+    private final RequestDecoder decoder;
+    private final NodeCache nodeCache;
+    private final Binder binder;
+    private final byte[] lacksLabelJson;
+    private final byte[] notChosenJson;
+    private final byte[] unknownNodeJson;
+    private final String namesNeedCache;
+
+    /**
+     * @param nodeCache the node cache, or {@code null} when the extender runs without one
+     */
+    public ExtenderVerbs(String labelKey, NodeCache nodeCache, Binder binder) {
+        this.decoder = new RequestDecoder(labelKey);
+        this.nodeCache = nodeCache;
+        this.binder = binder;
+        String lacksLabel = "node(s) lack the label \"" + labelKey + "\" required by the SchedulerProfile extender";
+        this.lacksLabelJson = FailedNodes.encode(lacksLabel);
+        this.notChosenJson = FailedNodes.encode(
+                "node(s) not chosen: the SchedulerProfile extender keeps only the node with the highest \"" + labelKey
+                        + "\" value");
+        this.unknownNodeJson =
+                FailedNodes.encode("node(s) not yet known to the SchedulerProfile extender's node cache");
+        this.namesNeedCache = "this extender got node names only (nodeCacheCapable: true) but runs without"
+                + " --node-cache, so it cannot see node labels; start it with --node-cache"
+                + " (SCHEDULEROPS_NODE_CACHE=true) or set nodeCacheCapable: false";
+    }
+
+    /** Decodes {@code body} (the whole request body) as {@code verb}'s arguments and answers the call. */
+    public Outcome answer(Verb verb, byte[] body) throws BadRequestException {
+        return switch (verb) {
+            case FILTER -> filter(decoder.decodeArgs(body), false);
+            case FILTER_ONLY_ONE -> filter(decoder.decodeArgs(body), true);
+            case PRIORITIZE -> prioritize(decoder.decodeArgs(body));
+            case BIND -> bind(decoder.decodeBinding(body));
+            case PREEMPT -> preempt(decoder.decodePreemption(body));
+        };
+    }
+
+    /** Filter, or FilterOnlyOne when {@code onlyOne}: keep nodes with the label (then only the best of them). */
+    private Outcome filter(ExtenderArgs args, boolean onlyOne) {
+        int n = args.nodeCount();
+        if (args.namesOnly() && nodeCache == null) {
+            LOG.warn("filter of pod {} answered with Error: {}", args.pod(), namesNeedCache);
+            return new Outcome(200, Replies.filterError(namesNeedCache), n, 0);
+        }
+        String[] values = labelValues(args);
+        int[] kept = new int[n];
+        int keptCount = 0;
+        FailedNodes unresolvable = new FailedNodes(n / 4);
+        for (int i = 0; i < n; i++) {
+            String value = values[i];
+            if (value == NodeCache.UNKNOWN_NODE) {
+                unresolvable.add(i, unknownNodeJson);
+            } else if (value == null) {
+                unresolvable.add(i, lacksLabelJson);
+            } else {
+                kept[keptCount++] = i;
+            }
+        }
+        if (onlyOne && keptCount > 1) {
+            String[] names = new String[n];
+            for (int c = 0; c < keptCount; c++) {
+                names[kept[c]] = args.nodeName(kept[c]);
+            }
+            int best = LabelScoring.best(names, values, kept, keptCount);
+            for (int c = 0; c < keptCount; c++) {
+                if (kept[c] != best) {
+                    unresolvable.add(kept[c], notChosenJson);
+                }
+            }
+            kept[0] = best;
+            keptCount = 1;
+        }
+        return new Outcome(200, Replies.filterResult(args, kept, keptCount, unresolvable), n, keptCount);
+    }
+
+    /** Prioritize: score every node 0..10 by its label value. */
+    private Outcome prioritize(ExtenderArgs args) {
+        int n = args.nodeCount();
+        if (args.namesOnly() && nodeCache == null) {
+            // A HostPriorityList has no error field: a non-200 answer is how kube-scheduler learns of the failure.
+            return new Outcome(422, Replies.httpError(namesNeedCache), n, 0);
+        }
+        // A node the cache has not seen reads as NodeCache.UNKNOWN_NODE, which is not numeric and so scores 0.
+        String[] values = labelValues(args);
+        return new Outcome(200, Replies.priorities(args, LabelScoring.scores(values, n)), n, n);
+    }
+
+    /**
+     * Preempt: keep the candidates that pass the filter rule and still have victims. Without a node cache the labels
+     * of candidates are unknown; every candidate with victims is kept, which stays consistent with the filter because
+     * nodes without the label were reported unresolvable and so never become preemption candidates.
+     */
+    private Outcome preempt(PreemptionArgs args) {
+        Map<String, PreemptionArgs.MetaVictims> kept = new LinkedHashMap<>();
+        for (Map.Entry<String, PreemptionArgs.MetaVictims> candidate :
+                args.candidates().entrySet()) {
+            if (candidate.getValue().podUids().isEmpty()) {
+                continue;
+            }
+            if (nodeCache != null) {
+                String value = nodeCache.labelValue(candidate.getKey());
+                if (value == null || value == NodeCache.UNKNOWN_NODE) {
+                    continue;
+                }
+            }
+            kept.put(candidate.getKey(), candidate.getValue());
+        }
+        return new Outcome(200, Replies.preemption(kept), args.candidates().size(), kept.size());
+    }
+
+    /** Bind: create the Binding; failures travel in {@code Error}. */
+    private Outcome bind(BindingArgs args) {
+        String error = binder.bind(args);
+        return new Outcome(200, Replies.binding(error), 1, error.isEmpty() ? 1 : 0);
+    }
+
+    private String[] labelValues(ExtenderArgs args) {
+        int n = args.nodeCount();
+        String[] values = new String[n];
+        if (args.namesOnly()) {
+            byte[] body = args.body();
+            for (int i = 0; i < n; i++) {
+                values[i] = args.nameHasEscapes(i)
+                        ? nodeCache.labelValue(args.nodeName(i))
+                        : nodeCache.labelValue(body, args.nameFrom(i), args.nameTo(i));
+            }
+        } else {
+            List<NodeItem> nodes = args.nodes();
+            for (int i = 0; i < n; i++) {
+                values[i] = nodes.get(i).labelValue();
+            }
+        }
+        return values;
+    }
+}

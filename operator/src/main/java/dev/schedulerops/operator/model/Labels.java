@@ -1,0 +1,63 @@
+package dev.schedulerops.operator.model;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Label and annotation keys the operator puts on what it creates, and the label sets, in one place. */
+public final class Labels {
+    public static final String NAME = "app.kubernetes.io/name";
+    public static final String INSTANCE = "app.kubernetes.io/instance";
+    public static final String COMPONENT = "app.kubernetes.io/component";
+    public static final String PART_OF = "app.kubernetes.io/part-of";
+    public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+
+    /** Identify the owning profile on every object, including cluster-scoped ones that cannot carry an owner. */
+    public static final String PROFILE = "schedulerops.dev/profile";
+
+    public static final String PROFILE_NAMESPACE = "schedulerops.dev/profile-namespace";
+
+    /** Pod-template annotation: hash of the rendered KubeSchedulerConfiguration, so a change rolls the pods. */
+    public static final String CONFIG_HASH = "schedulerops.dev/config-hash";
+
+    /**
+     * Pod-template annotation: hash of the extender's placement rule (its label key). A new rule restarts the scheduler
+     * after the extender, so that pods the old rule rejected are retried at once instead of waiting in kube-scheduler's
+     * unschedulable queue.
+     */
+    public static final String EXTENDER_RULE_HASH = "schedulerops.dev/extender-rule-hash";
+
+    public static final String PART_OF_VALUE = "schedulerops";
+    public static final String MANAGED_BY_VALUE = "schedulerops-operator";
+    public static final String COMPONENT_SCHEDULER = "scheduler";
+    public static final String COMPONENT_EXTENDER = "extender";
+
+    private Labels() {}
+
+    /** Labels of every object rendered for a profile. */
+    public static Map<String, String> common(String profileName, String profileNamespace) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(PART_OF, PART_OF_VALUE);
+        labels.put(MANAGED_BY, MANAGED_BY_VALUE);
+        labels.put(INSTANCE, profileName);
+        labels.put(PROFILE, profileName);
+        labels.put(PROFILE_NAMESPACE, profileNamespace);
+        return labels;
+    }
+
+    /** Labels of a component's objects (scheduler or extender). */
+    public static Map<String, String> component(String profileName, String profileNamespace, String component) {
+        Map<String, String> labels = common(profileName, profileNamespace);
+        labels.put(NAME, component.equals(COMPONENT_SCHEDULER) ? "kube-scheduler" : "schedulerops-extender");
+        labels.put(COMPONENT, component);
+        return labels;
+    }
+
+    /** The stable subset used in Deployment selectors (selectors are immutable, so never add to them). */
+    public static Map<String, String> selector(String profileName, String component) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(INSTANCE, profileName);
+        labels.put(COMPONENT, component);
+        labels.put(PART_OF, PART_OF_VALUE);
+        return labels;
+    }
+}

@@ -1,0 +1,133 @@
+package dev.schedulerops.operator.model;
+
+import dev.schedulerops.operator.api.Defaults;
+import dev.schedulerops.operator.api.ExtenderSpec;
+import dev.schedulerops.operator.api.LeaderElectionSpec;
+import dev.schedulerops.operator.api.ManagedResource;
+import dev.schedulerops.operator.api.PluginConfig;
+import dev.schedulerops.operator.api.Plugins;
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.api.SchedulerProfileSpec;
+import dev.schedulerops.operator.api.SchedulerSpec;
+import dev.schedulerops.operator.api.Verb;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * A profile with every default applied: what the renderers read, so that no renderer repeats a default.
+ * Verbs are a set in canonical order, whatever order the user wrote them in.
+ */
+public record ResolvedProfile(
+        Names names,
+        String schedulerName,
+        String labelKey,
+        Set<Verb> verbs,
+        int weight,
+        Plugins plugins,
+        List<PluginConfig> pluginConfig,
+        Extender extender,
+        Scheduler scheduler) {
+
+    public record Extender(
+            int replicas,
+            Optional<String> image,
+            ResourceRequirements resources,
+            boolean nodeCacheCapable,
+            boolean ignorable,
+            String httpTimeout,
+            List<ManagedResource> managedResources) {}
+
+    public record Scheduler(
+            int replicas,
+            Optional<String> image,
+            ResourceRequirements resources,
+            Integer percentageOfNodesToScore,
+            int logVerbosity,
+            boolean leaderElect,
+            String leaseDuration,
+            String renewDeadline,
+            String retryPeriod) {
+
+        /** The scheduler part of a spec (null for none) with every default applied. */
+        public static Scheduler of(SchedulerSpec spec) {
+            SchedulerSpec sch = spec == null ? new SchedulerSpec() : spec;
+            LeaderElectionSpec le =
+                    sch.getLeaderElection() == null ? new LeaderElectionSpec() : sch.getLeaderElection();
+            return new Scheduler(
+                    or(sch.getReplicas(), Defaults.SCHEDULER_REPLICAS),
+                    Optional.ofNullable(sch.getImage()),
+                    orGet(sch.getResources(), Defaults::schedulerResources),
+                    sch.getPercentageOfNodesToScore(),
+                    or(sch.getLogVerbosity(), Defaults.LOG_VERBOSITY),
+                    or(le.getLeaderElect(), Defaults.LEADER_ELECT),
+                    or(le.getLeaseDuration(), Defaults.LEASE_DURATION),
+                    or(le.getRenewDeadline(), Defaults.RENEW_DEADLINE),
+                    or(le.getRetryPeriod(), Defaults.RETRY_PERIOD));
+        }
+    }
+
+    public static ResolvedProfile of(SchedulerProfile profile) {
+        SchedulerProfileSpec spec = profile.getSpec() == null ? new SchedulerProfileSpec() : profile.getSpec();
+        ExtenderSpec ext = spec.getExtender() == null ? new ExtenderSpec() : spec.getExtender();
+        List<Verb> verbList = spec.getVerbs() == null || spec.getVerbs().isEmpty() ? Defaults.VERBS : spec.getVerbs();
+        return new ResolvedProfile(
+                new Names(profile.getMetadata().getName(), profile.getMetadata().getNamespace()),
+                profile.effectiveSchedulerName(),
+                spec.getLabelKey(),
+                EnumSet.copyOf(verbList),
+                or(spec.getWeight(), Defaults.WEIGHT),
+                spec.getPlugins(),
+                spec.getPluginConfig() == null ? List.of() : List.copyOf(spec.getPluginConfig()),
+                new Extender(
+                        or(ext.getReplicas(), Defaults.EXTENDER_REPLICAS),
+                        Optional.ofNullable(ext.getImage()),
+                        orGet(ext.getResources(), Defaults::extenderResources),
+                        or(ext.getNodeCacheCapable(), Defaults.NODE_CACHE_CAPABLE),
+                        or(ext.getIgnorable(), Defaults.IGNORABLE),
+                        or(ext.getHttpTimeout(), Defaults.HTTP_TIMEOUT),
+                        ext.getManagedResources() == null ? List.of() : List.copyOf(ext.getManagedResources())),
+                Scheduler.of(spec.getScheduler()));
+    }
+
+    public boolean has(Verb verb) {
+        return verbs.contains(verb);
+    }
+
+    /** The filter verb kube-scheduler calls, if any. */
+    public Optional<Verb> filterVerb() {
+        return verbs.stream().filter(Verb::isFilter).findFirst();
+    }
+
+    /**
+     * Whether the extender watches Nodes: names-only requests (nodeCacheCapable) and preemption calls carry no node
+     * labels, so the extender must look them up itself.
+     */
+    public boolean extenderNeedsNodeCache() {
+        return extender.nodeCacheCapable() || has(Verb.PREEMPT);
+    }
+
+    /** Whether the extender calls the API server (to watch Nodes or to bind pods), so it needs its token. */
+    public boolean extenderNeedsApi() {
+        return extenderNeedsNodeCache() || has(Verb.BIND);
+    }
+
+    public String schedulerImage(ClusterFacts facts) {
+        return scheduler.image().orElseGet(facts::defaultSchedulerImage);
+    }
+
+    public String extenderImage(ClusterFacts facts) {
+        return extender.image().orElseGet(facts::extenderImage);
+    }
+
+    private static <T> T or(T value, T fallback) {
+        return value == null ? fallback : value;
+    }
+
+    private static <T> T orGet(T value, Supplier<T> fallback) {
+        return value == null ? fallback.get() : value;
+    }
+}
