@@ -14,7 +14,7 @@ import dev.schedulerops.e2e.support.Loopback;
 import dev.schedulerops.e2e.support.LoopbackPorts;
 import dev.schedulerops.operator.api.ProfileYaml;
 import dev.schedulerops.operator.api.SchedulerProfile;
-import dev.schedulerops.operator.render.Names;
+import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;

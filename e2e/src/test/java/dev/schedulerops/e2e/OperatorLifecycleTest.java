@@ -8,7 +8,7 @@ import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.Loopback;
 import dev.schedulerops.operator.api.SchedulerProfile;
-import dev.schedulerops.operator.render.Labels;
+import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.runtime.OperatorConfig;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.api.model.Condition;
