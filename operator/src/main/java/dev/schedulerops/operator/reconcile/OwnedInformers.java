@@ -2,23 +2,15 @@ package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServiceAccount;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,24 +21,12 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Informers on everything the operator creates (selected by the managed-by label) and on Nodes. Any change to an
+ * Informers on every {@link OwnedKind} (selected by the managed-by label) and on Nodes. Any change to an
  * owned object, including a hand edit or deletion, reconciles the profile named by the object's profile labels; every
  * object carries them, cluster-scoped ones included, so one mapper serves all types. The caches also answer "did this
  * exist before?" without API calls.
  */
 public final class OwnedInformers {
-
-    /** Every type the renderer produces. */
-    public static final List<Class<? extends HasMetadata>> OWNED_TYPES = List.of(
-            ServiceAccount.class,
-            Role.class,
-            RoleBinding.class,
-            ClusterRole.class,
-            ClusterRoleBinding.class,
-            Deployment.class,
-            Service.class,
-            PodDisruptionBudget.class,
-            ConfigMap.class);
 
     static final String MANAGED_SELECTOR = Labels.MANAGED_BY + "=" + Labels.MANAGED_BY_VALUE;
 
@@ -55,7 +35,7 @@ public final class OwnedInformers {
     private final InformerEventSource<Node, SchedulerProfile> nodes;
 
     private OwnedInformers(EventSourceContext<SchedulerProfile> context) {
-        for (Class<? extends HasMetadata> type : OWNED_TYPES) {
+        for (Class<? extends HasMetadata> type : watchedTypes()) {
             owned.put(type, ownedInformer(type, context));
         }
         // Label changes on any node may change a profile's labelledNodes count: reconcile every profile then.
@@ -104,6 +84,13 @@ public final class OwnedInformers {
         List<EventSource<?, SchedulerProfile>> sources = new ArrayList<>(owned.values());
         sources.add(nodes);
         return sources;
+    }
+
+    /** The owned types watched here: every {@link OwnedKind}'s. */
+    public static List<Class<? extends HasMetadata>> watchedTypes() {
+        return Arrays.stream(OwnedKind.values())
+                .<Class<? extends HasMetadata>>map(OwnedKind::type)
+                .toList();
     }
 
     /** The cached copy of an owned object, if the informer has seen it. */

@@ -3,18 +3,9 @@ package dev.schedulerops.operator.reconcile;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServiceAccount;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
@@ -22,27 +13,37 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes what a profile became, in the reverse of the rollout order: the scheduler (ConfigMap and Deployment), then
- * the extender and the namespaced RBAC, then the cluster-scoped RBAC and the RoleBinding in kube-system (which no
- * owner reference can reach). Each step starts only once the previous step's objects are gone; Deployments are
- * deleted in the foreground, so "gone" includes their pods. Objects are found by the profile labels, so teardown works
- * even when the profile no longer renders. Lists and deletes one by one: the ClusterRole grants no deletecollection.
+ * Deletes what a profile became, in the reverse of the rollout order: the scheduler (its stage's objects), then the
+ * extender and the namespaced RBAC, then the cluster-scoped RBAC and the RoleBinding in kube-system (which no owner
+ * reference can reach). The steps are derived from {@link OwnedKind}. Each step starts only once the previous step's
+ * objects are gone; Deployments are deleted in the foreground, so "gone" includes their pods. Objects are found by the
+ * profile labels, so teardown works even when the profile no longer renders. Lists and deletes one by one: the
+ * ClusterRole grants no deletecollection.
  */
 public final class ProfileTeardown {
     private static final Logger LOG = LoggerFactory.getLogger(ProfileTeardown.class);
 
-    private static final List<Class<? extends HasMetadata>> EXTENDER_STEP = List.of(
-            Deployment.class,
-            PodDisruptionBudget.class,
-            Service.class,
-            ConfigMap.class,
-            RoleBinding.class,
-            Role.class,
-            ServiceAccount.class);
+    /**
+     * Which objects one teardown step lists.
+     *
+     * @param namespace the namespace to list in, or null for cluster-scoped kinds
+     * @param component the {@link Labels#COMPONENT} the objects must carry, or null for any
+     */
+    public record Selector(OwnedKind kind, String namespace, String component) {
+
+        /** Whether this selector lists {@code object} (which already carries the profile's labels). */
+        public boolean selects(HasMetadata object) {
+            return kind.type().equals(object.getClass())
+                    && Objects.equals(namespace, object.getMetadata().getNamespace())
+                    && (component == null
+                            || component.equals(object.getMetadata().getLabels().get(Labels.COMPONENT)));
+        }
+    }
 
     private final KubernetesClient client;
 
@@ -50,39 +51,51 @@ public final class ProfileTeardown {
         this.client = client;
     }
 
+    /**
+     * The steps for a profile in {@code namespace}: the scheduler stage's kinds of the scheduler component, then every
+     * namespaced kind in the profile's namespace, then the cluster-scoped kinds and the kinds that may live in
+     * kube-system.
+     */
+    public static List<List<Selector>> steps(String namespace) {
+        List<Selector> scheduler = new ArrayList<>();
+        List<Selector> extender = new ArrayList<>();
+        List<Selector> outsideNamespace = new ArrayList<>();
+        for (OwnedKind kind : OwnedKind.values()) {
+            if (kind.stages().contains(OwnedKind.Stage.SCHEDULER)) {
+                scheduler.add(new Selector(kind, namespace, Labels.COMPONENT_SCHEDULER));
+            }
+            if (kind.scope() == OwnedKind.Scope.CLUSTER) {
+                outsideNamespace.add(new Selector(kind, null, null));
+                continue;
+            }
+            extender.add(new Selector(kind, namespace, null));
+            if (kind.alsoInKubeSystem() && !Names.KUBE_SYSTEM.equals(namespace)) {
+                outsideNamespace.add(new Selector(kind, Names.KUBE_SYSTEM, null));
+            }
+        }
+        return List.of(List.copyOf(scheduler), List.copyOf(extender), List.copyOf(outsideNamespace));
+    }
+
     /** One step further; true once nothing is left. Call again (later) while it returns false. */
     public boolean advance(SchedulerProfile profile) {
         String namespace = profile.getMetadata().getNamespace();
         Map<String, String> labels =
                 Map.of(Labels.PROFILE, profile.getMetadata().getName(), Labels.PROFILE_NAMESPACE, namespace);
-
-        List<HasMetadata> scheduler = new ArrayList<>();
-        scheduler.addAll(list(Deployment.class, namespace, labels, Labels.COMPONENT_SCHEDULER));
-        scheduler.addAll(list(ConfigMap.class, namespace, labels, Labels.COMPONENT_SCHEDULER));
-        if (!scheduler.isEmpty()) {
-            deleteAll(scheduler);
-            return false;
-        }
-        List<HasMetadata> extender = new ArrayList<>();
-        for (Class<? extends HasMetadata> type : EXTENDER_STEP) {
-            extender.addAll(list(type, namespace, labels, null));
-        }
-        if (!extender.isEmpty()) {
-            deleteAll(extender);
-            return false;
-        }
-        List<HasMetadata> clusterScoped = new ArrayList<>();
-        clusterScoped.addAll(list(ClusterRoleBinding.class, null, labels, null));
-        clusterScoped.addAll(list(ClusterRole.class, null, labels, null));
-        if (!Names.KUBE_SYSTEM.equals(namespace)) {
-            clusterScoped.addAll(list(RoleBinding.class, Names.KUBE_SYSTEM, labels, null));
-            clusterScoped.addAll(list(Role.class, Names.KUBE_SYSTEM, labels, null));
-        }
-        if (!clusterScoped.isEmpty()) {
-            deleteAll(clusterScoped);
-            return false;
+        for (List<Selector> step : steps(namespace)) {
+            List<HasMetadata> found = new ArrayList<>();
+            for (Selector selector : step) {
+                found.addAll(list(selector, labels));
+            }
+            if (!found.isEmpty()) {
+                deleteAll(found);
+                return false;
+            }
         }
         return true;
+    }
+
+    private List<? extends HasMetadata> list(Selector selector, Map<String, String> labels) {
+        return list(selector.kind().type(), selector.namespace(), labels, selector.component());
     }
 
     private <T extends HasMetadata> List<T> list(

@@ -50,7 +50,9 @@ public final class ResourceApplier {
         }
     }
 
+    /** Applies {@code desired}, which must be of an {@link OwnedKind} (else it would go unwatched and never torn down). */
     public Applied apply(SchedulerProfile owner, HasMetadata desired) {
+        OwnedKind.of(desired);
         if (owner.getMetadata().getNamespace().equals(desired.getMetadata().getNamespace())) {
             desired.getMetadata().setOwnerReferences(List.of(ownerReference(owner)));
         }
