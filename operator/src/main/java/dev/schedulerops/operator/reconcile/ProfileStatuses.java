@@ -3,6 +3,7 @@ package dev.schedulerops.operator.reconcile;
 import dev.schedulerops.operator.api.SchedulerProfileStatus;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.render.DesiredState;
+import dev.schedulerops.operator.render.RenderResult;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -15,9 +16,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The status a profile should have, computed from what the reconciler observed. Pure: the reconciler compares the
- * result with the current status and patches only when they differ, so lastTransitionTime is carried over from the
- * previous condition whenever its status did not change.
+ * The status a profile should have, computed from what the reconciler observed. Pure: {@link ProfileStatusRecorder}
+ * compares the result with the status last written and patches only when they differ, so lastTransitionTime is
+ * carried over from the previous condition whenever its status did not change.
  */
 public final class ProfileStatuses {
     public static final String READY = "Ready";
@@ -41,28 +42,35 @@ public final class ProfileStatuses {
     public static final String REASON_VALID = "Valid";
     public static final String REASON_NOT_FOUND = "NotFound";
     public static final String REASON_PROGRESSING = "Progressing";
+    public static final String REASON_APPLY_FAILED = "ApplyFailed";
 
     private ProfileStatuses() {}
 
     /**
      * What the reconciler saw.
      *
-     * @param config whether the profile renders; when it does ({@link ConfigOutcome.Valid}), what it renders to,
-     *     including the desired config hash and the resolved images
+     * @param rendered what the profile renders to, with the desired config hash and the resolved images, or why it
+     *     does not render
+     * @param conflict the older profile that holds the same schedulerName, if any: nothing is rolled out then
+     * @param applyFailure the apply the API server refused in this reconcile, if any
      * @param extender the extender Deployment as it is now, or null
      * @param scheduler the scheduler Deployment as it is now, or null
      */
     public record Observation(
             long generation,
             String schedulerName,
-            ConfigOutcome config,
+            RenderResult rendered,
+            Optional<SchedulerNameConflicts.Conflict> conflict,
+            Optional<ApplyFailure> applyFailure,
             Deployment extender,
             Deployment scheduler,
             int labelledNodes) {
 
-        /** What the profile renders to; empty when it does not render (invalid or refused). */
+        /** What the profile rolls out; empty when it does not render or is refused. */
         Optional<DesiredState> desired() {
-            return config instanceof ConfigOutcome.Valid valid ? Optional.of(valid.state()) : Optional.empty();
+            return conflict.isEmpty() && rendered instanceof RenderResult.Valid valid
+                    ? Optional.of(valid.state())
+                    : Optional.empty();
         }
     }
 
@@ -102,27 +110,36 @@ public final class ProfileStatuses {
 
         Condition configValid;
         Condition ready;
-        if (o.config() instanceof ConfigOutcome.Invalid invalid) {
-            String message = "The profile is invalid; running objects are left unchanged: "
-                    + String.join("; ", invalid.errors());
-            configValid = condition(CONFIG_VALID, false, REASON_INVALID_CONFIG, message, generation);
-            ready = condition(READY, false, REASON_INVALID_CONFIG, message, generation);
-        } else if (o.config() instanceof ConfigOutcome.Conflict conflict) {
+        if (o.conflict().isPresent()) {
+            SchedulerNameConflicts.Conflict conflict = o.conflict().get();
             String message = "schedulerName '" + conflict.schedulerName() + "' is already claimed by the older"
                     + " SchedulerProfile " + conflict.holder() + "; choose another spec.schedulerName."
                     + " Nothing was rolled out for this profile.";
             configValid = condition(CONFIG_VALID, false, REASON_CONFLICT, message, generation);
             ready = condition(READY, false, REASON_CONFLICT, message, generation);
+        } else if (o.rendered() instanceof RenderResult.Invalid invalid) {
+            String message = "The profile is invalid; running objects are left unchanged: "
+                    + String.join("; ", invalid.errors());
+            configValid = condition(CONFIG_VALID, false, REASON_INVALID_CONFIG, message, generation);
+            ready = condition(READY, false, REASON_INVALID_CONFIG, message, generation);
         } else {
             configValid = condition(CONFIG_VALID, true, REASON_VALID, "The profile renders and validates", generation);
-            ready = readyWhenValid(o, extenderAvailable, schedulerAvailable);
+            ready = o.applyFailure().isPresent()
+                    ? condition(
+                            READY,
+                            false,
+                            REASON_APPLY_FAILED,
+                            o.applyFailure().get().message(),
+                            generation)
+                    : readyWhenValid(o, extenderAvailable, schedulerAvailable);
         }
         Condition extender = availability(EXTENDER_AVAILABLE, "extender", o.extender(), extenderAvailable, generation);
         Condition scheduler =
                 availability(SCHEDULER_AVAILABLE, "scheduler", o.scheduler(), schedulerAvailable, generation);
         List<Condition> conditions = new ArrayList<>(List.of(ready, extender, scheduler, configValid));
         if ("False".equals(ready.getStatus())) {
-            boolean stalled = !"True".equals(configValid.getStatus());
+            // Stalled: it cannot progress without someone's change (to the profile, or to what refused the apply).
+            boolean stalled = !"True".equals(configValid.getStatus()) || REASON_APPLY_FAILED.equals(ready.getReason());
             conditions.add(condition(
                     stalled ? STALLED : RECONCILING, true, ready.getReason(), ready.getMessage(), generation));
         }

@@ -19,6 +19,14 @@ public final class SchedulerNameConflicts {
 
     private SchedulerNameConflicts() {}
 
+    /** {@code holder} ("namespace/name"), an older profile, already claims {@code schedulerName}. */
+    public record Conflict(String schedulerName, String holder) {}
+
+    /** The conflict that refuses {@code profile}, if any. */
+    public static Optional<Conflict> conflictOf(SchedulerProfile profile, Collection<SchedulerProfile> all) {
+        return holderOf(profile, all).map(holder -> new Conflict(profile.effectiveSchedulerName(), key(holder)));
+    }
+
     /** The profile that holds {@code profile}'s schedulerName instead of it, if any. */
     public static Optional<SchedulerProfile> holderOf(SchedulerProfile profile, Collection<SchedulerProfile> all) {
         String schedulerName = profile.effectiveSchedulerName();

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.operator.api.SchedulerProfileStatus;
 import dev.schedulerops.operator.render.DesiredState;
+import dev.schedulerops.operator.render.RenderResult;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ProfileStatusesTest {
@@ -18,7 +22,9 @@ class ProfileStatusesTest {
         return new ProfileStatuses.Observation(
                 7,
                 "sched",
-                new ConfigOutcome.Valid(new DesiredState(List.of(), List.of(), "", desiredHash, "ks:v1", "ext:v1")),
+                new RenderResult.Valid(new DesiredState(List.of(), List.of(), "", desiredHash, "ks:v1", "ext:v1")),
+                Optional.empty(),
+                Optional.empty(),
                 extender,
                 scheduler,
                 3);
@@ -95,7 +101,9 @@ class ProfileStatusesTest {
         ProfileStatuses.Observation invalid = new ProfileStatuses.Observation(
                 8,
                 "sched",
-                new ConfigOutcome.Invalid(List.of("plugin Foo is unknown", "weight must be positive")),
+                new RenderResult.Invalid(List.of("plugin Foo is unknown", "weight must be positive")),
+                Optional.empty(),
+                Optional.empty(),
                 Deployments.available("p-extender"),
                 Deployments.schedulerWithHash("h1", true),
                 3);
@@ -123,7 +131,14 @@ class ProfileStatusesTest {
     @Test
     void aConflictNamesTheHolder() {
         ProfileStatuses.Observation conflict = new ProfileStatuses.Observation(
-                1, "shared", new ConfigOutcome.Conflict("shared", "team-a/first"), null, null, 0);
+                1,
+                "shared",
+                valid(null, null, "h1").rendered(),
+                Optional.of(new SchedulerNameConflicts.Conflict("shared", "team-a/first")),
+                Optional.empty(),
+                null,
+                null,
+                0);
 
         SchedulerProfileStatus status = ProfileStatuses.compute(null, conflict, T0);
 
@@ -158,5 +173,37 @@ class ProfileStatusesTest {
         SchedulerProfileStatus second = ProfileStatuses.compute(first, observation, T1);
 
         assertThat(second).isEqualTo(first);
+    }
+
+    @Test
+    void aRefusedApplyIsReportedAsStalledWithTheObjectAndTheServersReason() {
+        KubernetesClientException refused = new KubernetesClientException(new StatusBuilder()
+                .withCode(403)
+                .withReason("Forbidden")
+                .withMessage("deployments.apps \"p-extender\" is forbidden: exceeded quota: q")
+                .build());
+        ApplyFailure failure = ApplyFailure.of(Deployments.available("p-extender"), refused);
+        ProfileStatuses.Observation o = valid(Deployments.available("p-extender"), null, "h1");
+        ProfileStatuses.Observation failed = new ProfileStatuses.Observation(
+                o.generation(),
+                o.schedulerName(),
+                o.rendered(),
+                o.conflict(),
+                Optional.of(failure),
+                o.extender(),
+                o.scheduler(),
+                o.labelledNodes());
+
+        SchedulerProfileStatus status = ProfileStatuses.compute(null, failed, T0);
+
+        assertThat(condition(status, "Ready").getStatus()).isEqualTo("False");
+        assertThat(condition(status, "Ready").getReason()).isEqualTo("ApplyFailed");
+        assertThat(condition(status, "Ready").getMessage())
+                .isEqualTo("Could not apply Deployment ns/p-extender (HTTP 403): deployments.apps"
+                        + " \"p-extender\" is forbidden: exceeded quota: q");
+        assertThat(condition(status, "ConfigValid").getStatus()).isEqualTo("True");
+        assertThat(condition(status, "Stalled").getStatus()).isEqualTo("True");
+        assertThat(condition(status, "Stalled").getReason()).isEqualTo("ApplyFailed");
+        assertThat(status.getConditions()).extracting(Condition::getType).doesNotContain("Reconciling");
     }
 }

@@ -1,0 +1,27 @@
+package dev.schedulerops.operator.reconcile;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+/**
+ * The API server refused to apply one object (RBAC Forbidden, a webhook's or a policy's denial, a quota): the
+ * profile's status and a Warning event say which object and why.
+ *
+ * @param object "Kind namespace/name" of the refused object
+ * @param code the HTTP status code, 0 when the request did not reach the server
+ * @param reason the server's message
+ */
+public record ApplyFailure(String object, int code, String reason, KubernetesClientException cause) {
+
+    static ApplyFailure of(HasMetadata object, KubernetesClientException e) {
+        String reason = e.getStatus() != null && e.getStatus().getMessage() != null
+                ? e.getStatus().getMessage()
+                : e.getMessage();
+        return new ApplyFailure(object.getKind() + " " + ResourceApplier.qualifiedName(object), e.getCode(), reason, e);
+    }
+
+    /** What the status condition and the event say. */
+    public String message() {
+        return "Could not apply " + object + (code > 0 ? " (HTTP " + code + ")" : "") + ": " + reason;
+    }
+}

@@ -1,0 +1,136 @@
+package dev.schedulerops.operator.reconcile;
+
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.render.DesiredState;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ordered apply of one valid profile: stage 1 (the extender and the RBAC), the gate (the extender Deployment
+ * Available at its current generation), stage 2 (the scheduler's ConfigMap and Deployment). Announces creations and
+ * new rollouts as events; a refused apply stops the rollout and is returned, not thrown.
+ */
+final class ProfileRollout {
+    private static final Logger LOG = LoggerFactory.getLogger(ProfileRollout.class);
+
+    /** The two Deployments as they are after the rollout, and the apply that failed, if one did. */
+    record Result(Deployment extender, Deployment scheduler, Optional<ApplyFailure> failure) {}
+
+    private final ResourceApplier applier;
+    private final ProfileEvents events;
+
+    ProfileRollout(ResourceApplier applier, ProfileEvents events) {
+        this.applier = applier;
+        this.events = events;
+    }
+
+    /**
+     * Applies what {@code state} says, starting from the Deployments as observed.
+     *
+     * @param observedExtender the extender Deployment before this reconcile, or null
+     * @param observedScheduler the scheduler Deployment before this reconcile, or null
+     */
+    Result apply(
+            SchedulerProfile profile, DesiredState state, Deployment observedExtender, Deployment observedScheduler) {
+        Deployment extender = observedExtender;
+        Deployment scheduler = observedScheduler;
+        try {
+            extender = applyStage(
+                    profile,
+                    state.extenderStage(),
+                    state.extenderDeployment(),
+                    (deployment, applied) -> events.normal(
+                            profile,
+                            "ExtenderRolloutStarted",
+                            "Rolling out the extender Deployment " + ResourceApplier.qualifiedName(deployment)
+                                    + " (generation " + deployment.getMetadata().getGeneration()
+                                    + "); the scheduler waits for it"));
+            if (!DeploymentReadiness.isAvailableAtCurrentGeneration(extender)) {
+                LOG.debug(
+                        "extender not available yet ({}): scheduler stage left as it is",
+                        DeploymentReadiness.describe(extender));
+                return new Result(extender, scheduler, Optional.empty());
+            }
+            scheduler = applyStage(
+                    profile,
+                    state.schedulerStage(),
+                    state.schedulerDeployment(),
+                    (deployment, applied) -> events.normal(
+                            profile,
+                            "SchedulerRolloutStarted",
+                            "Rolling out the scheduler Deployment " + ResourceApplier.qualifiedName(deployment)
+                                    + " with config hash " + state.configHash() + " (was "
+                                    + ProfileStatuses.appliedConfigHash((Deployment) applied.before())
+                                            .orElse("none")
+                                    + ")"));
+            return new Result(extender, scheduler, Optional.empty());
+        } catch (RefusedApply refused) {
+            LOG.warn("{}", refused.failure.message());
+            return new Result(extender, scheduler, Optional.of(refused.failure));
+        }
+    }
+
+    /**
+     * Applies a stage's objects in order and returns its Deployment named like {@code watched} as the API server
+     * returned it; {@code onRollout} runs when that apply changed the Deployment's generation (a new rollout).
+     */
+    private Deployment applyStage(
+            SchedulerProfile profile,
+            List<HasMetadata> stage,
+            Deployment watched,
+            BiConsumer<Deployment, ResourceApplier.Applied> onRollout) {
+        String watchedName = watched.getMetadata().getName();
+        Deployment result = null;
+        for (HasMetadata object : stage) {
+            ResourceApplier.Applied applied = applyAndAnnounce(profile, object);
+            if (applied.object() instanceof Deployment deployment
+                    && watchedName.equals(deployment.getMetadata().getName())) {
+                result = deployment;
+                if (generationChanged(applied)) {
+                    onRollout.accept(deployment, applied);
+                }
+            }
+        }
+        return result;
+    }
+
+    private ResourceApplier.Applied applyAndAnnounce(SchedulerProfile profile, HasMetadata object) {
+        ResourceApplier.Applied applied;
+        try {
+            applied = applier.apply(profile, object);
+        } catch (KubernetesClientException e) {
+            throw new RefusedApply(ApplyFailure.of(object, e));
+        }
+        if (applied.created()) {
+            events.normal(
+                    profile,
+                    "Created",
+                    "Created " + applied.object().getKind() + " " + ResourceApplier.qualifiedName(applied.object()));
+        }
+        return applied;
+    }
+
+    private static boolean generationChanged(ResourceApplier.Applied applied) {
+        return applied.changed()
+                && !Objects.equals(
+                        applied.before().getMetadata().getGeneration(),
+                        applied.object().getMetadata().getGeneration());
+    }
+
+    /** Ends a rollout at the first refused apply; never leaves this class. */
+    private static final class RefusedApply extends RuntimeException {
+        private final transient ApplyFailure failure;
+
+        RefusedApply(ApplyFailure failure) {
+            super(failure.message(), null, false, false);
+            this.failure = failure;
+        }
+    }
+}
