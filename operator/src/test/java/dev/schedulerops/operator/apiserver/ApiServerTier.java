@@ -1,0 +1,171 @@
+package dev.schedulerops.operator.apiserver;
+
+import dev.schedulerops.operator.model.ClusterFacts;
+import dev.schedulerops.operator.reconcile.ProfileEvents;
+import dev.schedulerops.operator.reconcile.SchedulerProfileReconciler;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * The apiserver test tier: the real {@link SchedulerProfileReconciler}, in this JVM, against a {@link BareApiServer}
+ * with the committed CRD, a {@link FakeDeploymentController} and a {@link FakeGarbageCollector}. One control plane and one operator serve the whole
+ * test run (they are stopped when it ends, failed or not); each test gets a namespace of its own, so tests are
+ * independent and may run in any order. A test method takes a {@link Tier} parameter.
+ */
+public final class ApiServerTier implements BeforeAllCallback, BeforeEachCallback, ParameterResolver {
+    private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(ApiServerTier.class);
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        shared(context);
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        String method = context.getRequiredTestMethod().getName().toLowerCase(Locale.ROOT);
+        String namespace = "t-" + method.substring(0, Math.min(40, method.length())) + "-"
+                + UUID.randomUUID().toString().substring(0, 5);
+        Shared shared = shared(context);
+        shared.client
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(namespace)
+                        .endMetadata()
+                        .build())
+                .create();
+        context.getStore(STORE)
+                .put("tier", new Tier(shared.client, shared.deployments, shared.garbageCollector, namespace));
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType() == Tier.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        return context.getStore(STORE).get("tier", Tier.class);
+    }
+
+    private static Shared shared(ExtensionContext context) {
+        return context.getRoot().getStore(STORE).getOrComputeIfAbsent("shared", key -> Shared.start(), Shared.class);
+    }
+
+    /** The control plane, the fake controller and the operator; closed by JUnit when the whole run ends. */
+    static final class Shared implements ExtensionContext.Store.CloseableResource {
+        final BareApiServer apiServer;
+        final KubernetesClient client;
+        final FakeDeploymentController deployments;
+        final FakeGarbageCollector garbageCollector;
+        final Operator operator;
+
+        private Shared(
+                BareApiServer apiServer,
+                KubernetesClient client,
+                FakeDeploymentController deployments,
+                FakeGarbageCollector garbageCollector,
+                Operator operator) {
+            this.apiServer = apiServer;
+            this.client = client;
+            this.deployments = deployments;
+            this.garbageCollector = garbageCollector;
+            this.operator = operator;
+        }
+
+        static Shared start() {
+            BareApiServer apiServer = BareApiServer.start(
+                    ControlPlaneBinaries.locate(),
+                    Path.of(
+                                    "target",
+                                    "apiserver-tier",
+                                    String.valueOf(ProcessHandle.current().pid()))
+                            .toAbsolutePath());
+            KubernetesClient client = null;
+            FakeDeploymentController deployments = null;
+            FakeGarbageCollector garbageCollector = null;
+            try {
+                client = apiServer.client();
+                installCrd(client);
+                deployments = new FakeDeploymentController(client);
+                garbageCollector = new FakeGarbageCollector(client);
+                String version = client.getKubernetesVersion().getGitVersion();
+                SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
+                        ClusterFacts.forVersion(version.replaceAll("[+].*$", "")),
+                        new ProfileEvents(client, "apiserver-tier"));
+                KubernetesClient operatorClient = client;
+                Operator operator = new Operator(o -> o.withKubernetesClient(operatorClient)
+                        .withCloseClientOnStop(false)
+                        .withStopOnInformerErrorDuringStartup(true));
+                operator.register(reconciler);
+                operator.start();
+                return new Shared(apiServer, client, deployments, garbageCollector, operator);
+            } catch (RuntimeException e) {
+                if (deployments != null) {
+                    deployments.close();
+                }
+                if (garbageCollector != null) {
+                    garbageCollector.close();
+                }
+                if (client != null) {
+                    client.close();
+                }
+                apiServer.close();
+                throw e;
+            }
+        }
+
+        /** The CRD the build generated into crds/ (at process-classes, before the tests), established. */
+        private static void installCrd(KubernetesClient client) {
+            Path file = Path.of("..", "crds", "schedulerprofiles.schedulerops.dev-v1.yml");
+            HasMetadata crd;
+            try (InputStream in = Files.newInputStream(file)) {
+                crd = client.load(in).items().get(0);
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not read the generated CRD " + file.toAbsolutePath(), e);
+            }
+            client.resource(crd).serverSideApply();
+            client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .withName(crd.getMetadata().getName())
+                    .waitUntilCondition(
+                            c -> c != null
+                                    && c.getStatus() != null
+                                    && c.getStatus().getConditions().stream()
+                                            .anyMatch(cond -> "Established".equals(cond.getType())
+                                                    && "True".equals(cond.getStatus())),
+                            30,
+                            TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() {
+            try {
+                operator.stop();
+            } finally {
+                try {
+                    deployments.close();
+                    garbageCollector.close();
+                    client.close();
+                } finally {
+                    apiServer.close();
+                }
+            }
+        }
+    }
+}
