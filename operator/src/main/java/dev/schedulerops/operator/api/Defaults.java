@@ -36,6 +36,9 @@ public final class Defaults {
     public static final int MAX_LOG_VERBOSITY = 10;
 
     /** A scheduler name: a lowercase DNS subdomain (the length limit of 253 is checked apart). */
+    /** The cluster's main scheduler: no profile may take its name; the operator's own pods use it. */
+    public static final String DEFAULT_SCHEDULER = "default-scheduler";
+
     public static final String SCHEDULER_NAME_PATTERN = "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$";
 
     /** Go's time.ParseDuration syntax, as kube-scheduler decodes metav1.Duration. */

@@ -28,10 +28,12 @@ public class SchedulerProfileSpec {
 
     @JsonPropertyDescription("The name pods set in spec.schedulerName to be scheduled by this profile. Defaults to"
             + " metadata.name. Must be unique among SchedulerProfiles in the cluster and must not be"
-            + " 'default-scheduler'.")
+            + " '" + Defaults.DEFAULT_SCHEDULER + "'.")
     @Size(min = 1, max = 253)
     @Pattern(Defaults.SCHEDULER_NAME_PATTERN)
-    @ValidationRule(value = "self != 'default-scheduler'", message = "schedulerName must not be default-scheduler")
+    @ValidationRule(
+            value = "self != '" + Defaults.DEFAULT_SCHEDULER + "'",
+            message = "schedulerName must not be " + Defaults.DEFAULT_SCHEDULER)
     private String schedulerName;
 
     @JsonPropertyDescription("The node label the bundled extender filters on and scores by, a qualified label key"

@@ -1,5 +1,7 @@
 package dev.schedulerops.operator.model;
 
+import dev.schedulerops.operator.api.Defaults;
+
 /**
  * Names of everything rendered for one profile, in one place. Namespaced objects are named after the profile;
  * cluster-scoped ones (and the RoleBinding in kube-system) also carry the profile's namespace, so that profiles of
@@ -17,7 +19,7 @@ public record Names(String profile, String namespace) {
     public static final int SCHEDULER_SECURE_PORT = 10259;
 
     /** The cluster's main scheduler: it places the operator's own pods and no profile may take its name. */
-    public static final String DEFAULT_SCHEDULER = "default-scheduler";
+    public static final String DEFAULT_SCHEDULER = Defaults.DEFAULT_SCHEDULER;
 
     /** Appended to the profile name for the extender's objects (its Service name is limited to 63 characters). */
     public static final String EXTENDER_SUFFIX = "-extender";
