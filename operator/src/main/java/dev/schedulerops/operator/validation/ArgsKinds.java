@@ -9,8 +9,11 @@ import static dev.schedulerops.operator.validation.ArgsShape.argsKind;
 import static dev.schedulerops.operator.validation.ArgsShape.listOf;
 import static dev.schedulerops.operator.validation.ArgsShape.object;
 
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The JSON shapes of the in-tree args kinds ({@code k8s.io/kube-scheduler/config/v1/types_pluginargs.go}) and the
@@ -61,47 +64,123 @@ final class ArgsKinds {
             "preferredDuringSchedulingIgnoredDuringExecution",
             listOf(object("PreferredSchedulingTerm", "weight", INT32, "preference", NODE_SELECTOR_TERM)));
 
-    private static final Map<String, ArgsShape.ObjectOf> KINDS = Map.of(
-            "DefaultPreemptionArgs",
-            argsKind("DefaultPreemptionArgs", "minCandidateNodesPercentage", INT32, "minCandidateNodesAbsolute", INT32),
-            "InterPodAffinityArgs",
-            argsKind(
-                    "InterPodAffinityArgs", "hardPodAffinityWeight", INT32, "ignorePreferredTermsOfExistingPods", BOOL),
-            "NodeAffinityArgs",
-            argsKind("NodeAffinityArgs", "addedAffinity", NODE_AFFINITY),
-            "NodeResourcesBalancedAllocationArgs",
-            argsKind("NodeResourcesBalancedAllocationArgs", "resources", listOf(RESOURCE_SPEC)),
-            "NodeResourcesFitArgs",
-            argsKind(
-                    "NodeResourcesFitArgs",
-                    "ignoredResources",
-                    listOf(STRING),
-                    "ignoredResourceGroups",
-                    listOf(STRING),
-                    "scoringStrategy",
-                    object(
-                            "ScoringStrategy",
-                            "type",
-                            STRING,
-                            "resources",
-                            listOf(RESOURCE_SPEC),
-                            "requestedToCapacityRatio",
-                            object("RequestedToCapacityRatioParam", "shape", listOf(SHAPE_POINT)))),
-            "PodTopologySpreadArgs",
-            argsKind(
-                    "PodTopologySpreadArgs",
-                    "defaultConstraints",
-                    listOf(TOPOLOGY_SPREAD_CONSTRAINT),
-                    "defaultingType",
-                    STRING),
-            "VolumeBindingArgs",
-            argsKind("VolumeBindingArgs", "bindTimeoutSeconds", INT64, "shape", listOf(SHAPE_POINT)),
-            "DynamicResourcesArgs",
-            argsKind("DynamicResourcesArgs", "filterTimeout", DURATION));
+    /**
+     * Every in-tree plugin with typed args, in one place: the plugin, the minor version since which it has args, the
+     * JSON shape of its args kind and the rules kube-scheduler's validation applies to them. {@link PluginCatalog}
+     * reads which plugins have args from here, {@link StrictDecoder} the shapes and {@link ArgsRules} the rules.
+     */
+    static final List<PluginArgs> ALL = List.of(
+            new PluginArgs(
+                    "DefaultPreemption",
+                    0,
+                    argsKind(
+                            "DefaultPreemptionArgs",
+                            "minCandidateNodesPercentage",
+                            INT32,
+                            "minCandidateNodesAbsolute",
+                            INT32),
+                    (rules, args, path, enabled) -> rules.defaultPreemption(args, path)),
+            new PluginArgs(
+                    "InterPodAffinity",
+                    0,
+                    argsKind(
+                            "InterPodAffinityArgs",
+                            "hardPodAffinityWeight",
+                            INT32,
+                            "ignorePreferredTermsOfExistingPods",
+                            BOOL),
+                    (rules, args, path, enabled) -> rules.interPodAffinity(args, path)),
+            new PluginArgs(
+                    "NodeAffinity",
+                    0,
+                    argsKind("NodeAffinityArgs", "addedAffinity", NODE_AFFINITY),
+                    (rules, args, path, enabled) -> rules.nodeAffinity(args, path)),
+            new PluginArgs(
+                    "NodeResourcesBalancedAllocation",
+                    0,
+                    argsKind("NodeResourcesBalancedAllocationArgs", "resources", listOf(RESOURCE_SPEC)),
+                    (rules, args, path, enabled) -> rules.balancedAllocation(args, path)),
+            new PluginArgs(
+                    "NodeResourcesFit",
+                    0,
+                    argsKind(
+                            "NodeResourcesFitArgs",
+                            "ignoredResources",
+                            listOf(STRING),
+                            "ignoredResourceGroups",
+                            listOf(STRING),
+                            "scoringStrategy",
+                            object(
+                                    "ScoringStrategy",
+                                    "type",
+                                    STRING,
+                                    "resources",
+                                    listOf(RESOURCE_SPEC),
+                                    "requestedToCapacityRatio",
+                                    object("RequestedToCapacityRatioParam", "shape", listOf(SHAPE_POINT)))),
+                    (rules, args, path, enabled) -> {
+                        // Only the plugin's constructor checks these: validation.go registers the validator under
+                        // the wrong name.
+                        if (enabled) {
+                            rules.nodeResourcesFit(args, path);
+                        }
+                    }),
+            new PluginArgs(
+                    "PodTopologySpread",
+                    0,
+                    argsKind(
+                            "PodTopologySpreadArgs",
+                            "defaultConstraints",
+                            listOf(TOPOLOGY_SPREAD_CONSTRAINT),
+                            "defaultingType",
+                            STRING),
+                    (rules, args, path, enabled) -> rules.podTopologySpread(args, path)),
+            new PluginArgs(
+                    "VolumeBinding",
+                    0,
+                    argsKind("VolumeBindingArgs", "bindTimeoutSeconds", INT64, "shape", listOf(SHAPE_POINT)),
+                    (rules, args, path, enabled) -> rules.volumeBinding(args, path)),
+            new PluginArgs(
+                    "DynamicResources",
+                    34,
+                    argsKind("DynamicResourcesArgs", "filterTimeout", DURATION),
+                    (rules, args, path, enabled) -> rules.dynamicResources(args, path)));
+
+    /** One plugin's args; {@code sinceMinor} 0 for every supported version. */
+    record PluginArgs(String plugin, int sinceMinor, ArgsShape.ObjectOf shape, Rules rules) {
+        PluginArgs {
+            if (!shape.goType().equals(plugin + "Args")) {
+                throw new IllegalArgumentException(
+                        plugin + "'s args kind is " + plugin + "Args, not " + shape.goType());
+            }
+        }
+
+        String kind() {
+            return plugin + "Args";
+        }
+    }
+
+    /** The checks of one args kind, beyond its shape. */
+    @FunctionalInterface
+    interface Rules {
+        /** @param pluginEnabled whether the resulting profile enables the plugin */
+        void check(ArgsRules rules, Map<String, Object> args, String path, boolean pluginEnabled);
+    }
 
     private ArgsKinds() {}
 
+    static Optional<PluginArgs> ofKind(String kind) {
+        return ALL.stream().filter(a -> a.kind().equals(kind)).findFirst();
+    }
+
     static Optional<ArgsShape.ObjectOf> shapeOf(String kind) {
-        return Optional.ofNullable(KINDS.get(kind));
+        return ofKind(kind).map(PluginArgs::shape);
+    }
+
+    /** The plugins with typed args in Kubernetes 1.{@code minor}, in declaration order. */
+    static Set<String> pluginsWithArgs(int minor) {
+        Set<String> plugins = new LinkedHashSet<>();
+        ALL.stream().filter(a -> minor >= a.sinceMinor()).forEach(a -> plugins.add(a.plugin()));
+        return plugins;
     }
 }

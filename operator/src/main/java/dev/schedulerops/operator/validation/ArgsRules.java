@@ -34,21 +34,10 @@ final class ArgsRules {
         if (!checkTypeMeta(plugin, kind, args, path)) {
             return;
         }
-        switch (kind) {
-            case "DefaultPreemptionArgs" -> defaultPreemption(args, path);
-            case "InterPodAffinityArgs" -> interPodAffinity(args, path);
-            case "NodeAffinityArgs" -> nodeAffinity(args, path);
-            case "NodeResourcesBalancedAllocationArgs" -> balancedAllocation(args, path);
-            case "NodeResourcesFitArgs" -> {
-                if (pluginEnabled) {
-                    nodeResourcesFit(args, path);
-                }
-            }
-            case "PodTopologySpreadArgs" -> podTopologySpread(args, path);
-            case "VolumeBindingArgs" -> volumeBinding(args, path);
-            case "DynamicResourcesArgs" -> dynamicResources(args, path);
-            default -> throw new IllegalArgumentException("no rules for " + kind);
-        }
+        ArgsKinds.ofKind(kind)
+                .orElseThrow(() -> new IllegalArgumentException("no rules for " + kind))
+                .rules()
+                .check(this, args, path, pluginEnabled);
     }
 
     private boolean checkTypeMeta(String plugin, String kind, Map<String, Object> args, String path) {
@@ -65,7 +54,7 @@ final class ArgsRules {
         return true;
     }
 
-    private void defaultPreemption(Map<String, Object> args, String path) {
+    void defaultPreemption(Map<String, Object> args, String path) {
         long percentage = integer(args.get("minCandidateNodesPercentage"), 10);
         long absolute = integer(args.get("minCandidateNodesAbsolute"), 100);
         String percentagePath = path + ".minCandidateNodesPercentage";
@@ -82,14 +71,14 @@ final class ArgsRules {
         }
     }
 
-    private void interPodAffinity(Map<String, Object> args, String path) {
+    void interPodAffinity(Map<String, Object> args, String path) {
         long weight = integer(args.get("hardPodAffinityWeight"), 1);
         if (weight < 0 || weight > 100) {
             findings.invalid(path + ".hardPodAffinityWeight", weight, "not in valid range [0, 100]");
         }
     }
 
-    private void balancedAllocation(Map<String, Object> args, String path) {
+    void balancedAllocation(Map<String, Object> args, String path) {
         List<Object> resources = list(args.get("resources"));
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < resources.size(); i++) {
@@ -107,7 +96,7 @@ final class ArgsRules {
         }
     }
 
-    private void nodeResourcesFit(Map<String, Object> args, String path) {
+    void nodeResourcesFit(Map<String, Object> args, String path) {
         List<Object> ignored = list(args.get("ignoredResources"));
         for (int i = 0; i < ignored.size(); i++) {
             String resource = string(ignored.get(i));
@@ -189,7 +178,7 @@ final class ArgsRules {
         }
     }
 
-    private void podTopologySpread(Map<String, Object> args, String path) {
+    void podTopologySpread(Map<String, Object> args, String path) {
         String defaultingType = string(args.get("defaultingType"));
         if (defaultingType.isEmpty()) {
             defaultingType = "System";
@@ -237,7 +226,7 @@ final class ArgsRules {
         }
     }
 
-    private void volumeBinding(Map<String, Object> args, String path) {
+    void volumeBinding(Map<String, Object> args, String path) {
         long timeout = integer(args.get("bindTimeoutSeconds"), 600);
         if (timeout < 0) {
             findings.invalid(
@@ -256,14 +245,14 @@ final class ArgsRules {
         }
     }
 
-    private void dynamicResources(Map<String, Object> args, String path) {
+    void dynamicResources(Map<String, Object> args, String path) {
         Object timeout = args.get("filterTimeout");
         if (timeout != null && GoDuration.parseNanos(string(timeout)).orElse(0L) < 0) {
             findings.invalid(path + ".filterTimeout", timeout, "must be zero or positive");
         }
     }
 
-    private void nodeAffinity(Map<String, Object> args, String path) {
+    void nodeAffinity(Map<String, Object> args, String path) {
         Object addedValue = args.get("addedAffinity");
         if (addedValue == null) {
             return;

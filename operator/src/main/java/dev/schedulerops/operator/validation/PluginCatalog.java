@@ -170,18 +170,7 @@ public final class PluginCatalog {
             defaults.add(preemption, new DefaultPlugin("DynamicResources", null));
         }
 
-        Set<String> withArgs = new LinkedHashSet<>(List.of(
-                "DefaultPreemption",
-                "InterPodAffinity",
-                "NodeAffinity",
-                "NodeResourcesBalancedAllocation",
-                "NodeResourcesFit",
-                "PodTopologySpread",
-                "VolumeBinding"));
-        if (minor >= 34) {
-            withArgs.add("DynamicResources");
-        }
-        return new PluginCatalog(version, plugins, removed, defaults, withArgs);
+        return new PluginCatalog(version, plugins, removed, defaults, ArgsKinds.pluginsWithArgs(minor));
     }
 
     private static boolean dynamicResourceAllocationOnByDefault(KubernetesVersion version) {
