@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.Crds;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.ExpectComment;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -20,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @ExtendWith(ClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CrdAdmissionTest {
-    private static final String CRD_NAME = "schedulerprofiles.schedulerops.dev";
+    private static final String CRD_NAME = Crds.NAME;
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final ResourceDefinitionContext PROFILES = new ResourceDefinitionContext.Builder()
             .withGroup("schedulerops.dev")
@@ -48,26 +48,9 @@ class CrdAdmissionTest {
     private String namespace;
 
     @BeforeAll
-    void installCrd(Cluster cluster) throws IOException {
+    void installCrd(Cluster cluster) {
         this.cluster = cluster;
-        Path crdFile = E2eSettings.repoRoot().resolve("crds/" + CRD_NAME + "-v1.yml");
-        CustomResourceDefinition crd = cluster.client()
-                .getKubernetesSerialization()
-                .unmarshal(Files.readString(crdFile), CustomResourceDefinition.class);
-        cluster.client()
-                .apiextensions()
-                .v1()
-                .customResourceDefinitions()
-                .resource(crd)
-                .fieldManager("schedulerops-e2e")
-                .forceConflicts()
-                .serverSideApply();
-        cluster.client()
-                .apiextensions()
-                .v1()
-                .customResourceDefinitions()
-                .withName(CRD_NAME)
-                .waitUntilCondition(CrdAdmissionTest::isEstablished, 60, TimeUnit.SECONDS);
+        Crds.install(cluster.client());
         namespace = cluster.createNamespace("crd-admission").getMetadata().getName();
     }
 
@@ -80,7 +63,7 @@ class CrdAdmissionTest {
                 .withName(CRD_NAME)
                 .get();
 
-        assertThat(isEstablished(crd)).isTrue();
+        assertThat(Crds.isEstablished(crd)).isTrue();
         assertThat(crd.getSpec().getScope()).isEqualTo("Namespaced");
         assertThat(crd.getStatus().getAcceptedNames().getKind()).isEqualTo("SchedulerProfile");
         assertThat(crd.getStatus().getAcceptedNames().getShortNames()).isNotEmpty();
@@ -165,13 +148,5 @@ class CrdAdmissionTest {
         try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(yaml)) {
             return it.readAll().stream().filter(d -> d != null && !d.isEmpty()).toList();
         }
-    }
-
-    private static boolean isEstablished(CustomResourceDefinition crd) {
-        return crd != null
-                && crd.getStatus() != null
-                && crd.getStatus().getConditions() != null
-                && crd.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.Commands;
+import dev.schedulerops.e2e.support.Crds;
 import dev.schedulerops.e2e.support.E2eSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,8 +39,8 @@ class DeployManifestsTest {
 
     static final String NAMESPACE = "schedulerops-system";
     static final String OPERATOR = "schedulerops-operator";
-    static final String CRD_NAME = "schedulerprofiles.schedulerops.dev";
-    static final String CRD_FILE = "schedulerprofiles.schedulerops.dev-v1.yml";
+    static final String CRD_NAME = Crds.NAME;
+    static final String CRD_FILE = Crds.FILE;
     private static final String SERVICE_ACCOUNT_USER = "system:serviceaccount:" + NAMESPACE + ":" + OPERATOR;
 
     private static Cluster cluster;

@@ -11,10 +11,10 @@ import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.Loopback;
 import dev.schedulerops.e2e.support.LoopbackPorts;
+import dev.schedulerops.e2e.support.ServiceAccountTokens;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
@@ -209,16 +209,7 @@ class ExtenderOnClusterTest {
                         .endSubject()
                         .build())
                 .create();
-        String token = client.serviceAccounts()
-                .inNamespace(namespace)
-                .withName("extender")
-                .tokenRequest(new TokenRequestBuilder()
-                        .withNewSpec()
-                        .withExpirationSeconds(600L)
-                        .endSpec()
-                        .build())
-                .getStatus()
-                .getToken();
+        String token = ServiceAccountTokens.request(client, namespace, "extender", Duration.ofMinutes(10));
         Path kubeconfig = cluster.workDir("service-account").resolve("kubeconfig.yaml");
         Files.writeString(kubeconfig, kubeconfig(client.getMasterUrl().toString(), token));
         int restrictedPort = LoopbackPorts.free();

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.Crds;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.Loopback;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.runtime.OperatorConfig;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -16,7 +18,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -28,7 +29,6 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -269,12 +269,12 @@ class OperatorLifecycleTest {
     @Test
     @Order(6)
     void handEditsAndDeletionsArePutBack() {
-        String extender = PROFILE + "-extender";
+        String extender = names().extender();
         client.services().inNamespace(namespace).withName(extender).delete();
         client.apps().deployments().inNamespace(namespace).withName(extender).scale(5);
         client.configMaps()
                 .inNamespace(namespace)
-                .withName(PROFILE + "-scheduler-config")
+                .withName(names().schedulerConfig())
                 .edit(cm -> {
                     cm.getData().replaceAll((k, v) -> "tampered: true\n");
                     return cm;
@@ -438,10 +438,15 @@ class OperatorLifecycleTest {
                 .get());
     }
 
+    /** The names of what the profile becomes, as the operator builds them. */
+    Names names() {
+        return new Names(PROFILE, namespace);
+    }
+
     Optional<ConfigMap> configMap() {
         return Optional.ofNullable(client.configMaps()
                 .inNamespace(namespace)
-                .withName(PROFILE + "-scheduler-config")
+                .withName(names().schedulerConfig())
                 .get());
     }
 
@@ -475,26 +480,8 @@ class OperatorLifecycleTest {
             return UUID.randomUUID().toString().substring(0, 6);
         }
 
-        static void installCrd(KubernetesClient client) throws IOException {
-            Path crd = E2eSettings.repoRoot().resolve("crds/schedulerprofiles.schedulerops.dev-v1.yml");
-            CustomResourceDefinition definition;
-            try (var in = Files.newInputStream(crd)) {
-                definition = Serialization.unmarshal(in, CustomResourceDefinition.class);
-            }
-            client.resource(definition)
-                    .fieldManager("schedulerops-e2e")
-                    .forceConflicts()
-                    .serverSideApply();
-            Await.until(Duration.ofSeconds(30), "the CRD is established", () -> {
-                CustomResourceDefinition current = client.apiextensions()
-                        .v1()
-                        .customResourceDefinitions()
-                        .withName(definition.getMetadata().getName())
-                        .get();
-                return current.getStatus() != null
-                        && current.getStatus().getConditions().stream()
-                                .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-            });
+        static void installCrd(KubernetesClient client) {
+            Crds.install(client);
         }
 
         /** A fresh {@code prefix-xxxxx} namespace enforcing {@link #RESTRICTED}, deleted when the class ends. */

@@ -7,13 +7,12 @@ import dev.schedulerops.e2e.OperatorLifecycleTest.OperatorTests;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.ServiceAccountTokens;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -87,20 +86,13 @@ class OperatorRbacTest {
                         .build())
                 .create();
 
-        TokenRequest token = admin.serviceAccounts()
-                .inNamespace(namespace)
-                .withName("schedulerops-operator")
-                .tokenRequest(new TokenRequestBuilder()
-                        .withNewSpec()
-                        .withExpirationSeconds(3600L)
-                        .endSpec()
-                        .build());
+        String token = ServiceAccountTokens.request(admin, namespace, "schedulerops-operator", Duration.ofHours(1));
         Config adminConfig = admin.getConfiguration();
         Config asServiceAccount = new ConfigBuilder(Config.empty())
                 .withMasterUrl(adminConfig.getMasterUrl())
                 .withCaCertData(adminConfig.getCaCertData())
                 .withCaCertFile(adminConfig.getCaCertFile())
-                .withOauthToken(token.getStatus().getToken())
+                .withOauthToken(token)
                 .build();
         operatorClient =
                 new KubernetesClientBuilder().withConfig(asServiceAccount).build();
@@ -156,7 +148,7 @@ class OperatorRbacTest {
                 () -> admin.apps()
                                 .deployments()
                                 .inNamespace(namespace)
-                                .withName(PROFILE + "-extender")
+                                .withName(new Names(PROFILE, namespace).extender())
                                 .get()
                         != null);
         Await.holdsFor(
@@ -165,7 +157,7 @@ class OperatorRbacTest {
                 () -> admin.apps()
                                 .deployments()
                                 .inNamespace(namespace)
-                                .withName(PROFILE + "-scheduler")
+                                .withName(new Names(PROFILE, namespace).scheduler())
                                 .get()
                         == null);
         admin.resources(SchedulerProfile.class)

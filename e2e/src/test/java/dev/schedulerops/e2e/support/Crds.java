@@ -1,0 +1,52 @@
+package dev.schedulerops.e2e.support;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/** The SchedulerProfile CRD as the build generated it into crds/, installed the one way every e2e test needs it. */
+public final class Crds {
+    public static final String NAME = "schedulerprofiles.schedulerops.dev";
+    public static final String FILE = NAME + "-v1.yml";
+
+    private Crds() {}
+
+    public static Path file() {
+        return E2eSettings.repoRoot().resolve("crds").resolve(FILE);
+    }
+
+    /** Server-side applies crds/'s CRD and waits until it is Established. */
+    public static CustomResourceDefinition install(KubernetesClient client) {
+        CustomResourceDefinition crd;
+        try (InputStream in = Files.newInputStream(file())) {
+            crd = client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read " + file() + ": build the operator module first", e);
+        }
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .resource(crd)
+                .fieldManager("schedulerops-e2e")
+                .forceConflicts()
+                .serverSideApply();
+        return client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(NAME)
+                .waitUntilCondition(Crds::isEstablished, 60, TimeUnit.SECONDS);
+    }
+
+    public static boolean isEstablished(CustomResourceDefinition crd) {
+        return crd != null
+                && crd.getStatus() != null
+                && crd.getStatus().getConditions() != null
+                && crd.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+}
