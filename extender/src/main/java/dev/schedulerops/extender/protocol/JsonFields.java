@@ -1,0 +1,140 @@
+package dev.schedulerops.extender.protocol;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+
+/**
+ * What every request decoder shares: the streaming parser, the request object's frame (one object, nothing after
+ * it), the pod reference and the small readers and errors of single values. Keys are matched case-insensitively, as
+ * Go's {@code encoding/json} does.
+ */
+final class JsonFields {
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+            .build();
+
+    private JsonFields() {}
+
+    /** Reads the fields of a request object; returns with the parser on the object's closing brace. */
+    @FunctionalInterface
+    interface FieldsReader<T> {
+        T read(JsonParser p) throws IOException, BadRequestException;
+    }
+
+    /**
+     * Opens the request object, lets {@code reader} read its fields and checks that nothing follows it. The fields are
+     * checked for presence only afterwards, so a body with trailing data is refused for that first.
+     */
+    static <T> T readObject(byte[] body, FieldsReader<T> reader) throws BadRequestException {
+        try (JsonParser p = open(body)) {
+            T fields = reader.read(p);
+            expectEnd(p);
+            return fields;
+        } catch (JsonProcessingException e) {
+            throw malformed(e);
+        } catch (IOException e) {
+            throw new IllegalStateException("reading from a byte array cannot fail", e);
+        }
+    }
+
+    static JsonParser open(byte[] body) throws IOException, BadRequestException {
+        JsonParser p = JSON.createParser(body);
+        JsonToken first = p.nextToken();
+        if (first == null) {
+            throw new BadRequestException("request body is empty");
+        }
+        if (first != JsonToken.START_OBJECT) {
+            throw new BadRequestException("request body must be a JSON object");
+        }
+        return p;
+    }
+
+    static void expectEnd(JsonParser p) throws IOException, BadRequestException {
+        if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+            throw new BadRequestException("unexpected data after the request object");
+        }
+    }
+
+    static BadRequestException malformed(JsonProcessingException e) {
+        var location = e.getLocation();
+        String where =
+                location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+        return new BadRequestException("malformed JSON" + where + ": " + e.getOriginalMessage());
+    }
+
+    /** Reads a pod object, keeping namespace, name and uid of its metadata. Returns null for JSON null. */
+    static PodRef readPod(JsonParser p, JsonToken token) throws IOException, BadRequestException {
+        if (token == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        expectObject(token, "Pod");
+        String namespace = "";
+        String name = "";
+        String uid = "";
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equalsIgnoreCase("metadata") && value != JsonToken.VALUE_NULL) {
+                expectObject(value, "Pod.metadata");
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String metaField = p.currentName();
+                    JsonToken metaValue = p.nextToken();
+                    if (metaField.equalsIgnoreCase("namespace")) {
+                        namespace = orEmpty(readString(p, metaValue, "Pod.metadata.namespace"));
+                    } else if (metaField.equalsIgnoreCase("name")) {
+                        name = orEmpty(readString(p, metaValue, "Pod.metadata.name"));
+                    } else if (metaField.equalsIgnoreCase("uid")) {
+                        uid = orEmpty(readString(p, metaValue, "Pod.metadata.uid"));
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+        return new PodRef(namespace, name, uid);
+    }
+
+    static String readString(JsonParser p, JsonToken token, String path) throws IOException, BadRequestException {
+        if (!isStringOrNull(token)) {
+            throw notAString(path);
+        }
+        return token == JsonToken.VALUE_NULL ? null : p.getText();
+    }
+
+    static boolean isStringOrNull(JsonToken token) {
+        return token == JsonToken.VALUE_STRING || token == JsonToken.VALUE_NULL;
+    }
+
+    static void expectObject(JsonToken token, String path) throws BadRequestException {
+        if (token != JsonToken.START_OBJECT) {
+            throw notAnObject(path);
+        }
+    }
+
+    static void requireNonEmpty(String value, String path) throws BadRequestException {
+        if (value == null || value.isEmpty()) {
+            throw required(path);
+        }
+    }
+
+    static BadRequestException notAString(String path) {
+        return new BadRequestException("\"" + path + "\" must be a string");
+    }
+
+    static BadRequestException notAnObject(String path) {
+        return new BadRequestException("\"" + path + "\" must be an object");
+    }
+
+    static BadRequestException required(String path) {
+        return new BadRequestException("field \"" + path + "\" is required");
+    }
+
+    static String orEmpty(String value) {
+        return value == null ? "" : value;
+    }
+}
