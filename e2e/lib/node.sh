@@ -1,0 +1,497 @@
+# shellcheck shell=bash
+# One real node for the local cluster: containerd + runc, kubelet, kube-proxy, a CNI bridge and CoreDNS, all as
+# host processes started by `e2e/cluster real-node` and removed by `e2e/cluster down`. Sourced by e2e/cluster,
+# which defines BIN_DIR, CLUSTER, KWOK_WORKDIR, log, die, kc, cluster_dir and kubeconfig_path.
+#
+# Addresses (nothing here is routed off the host):
+#   bridge sops0 10.213.0.1/24  the node's InternalIP, the pods' gateway, CoreDNS (:53), the API server proxy
+#   pods         10.213.0.0/24  host-local IPAM; a pod's only route beyond the bridge is the service range
+#   services     10.214.0.0/24  kube-proxy (iptables mode) DNATs them to pods or to the API server proxy
+# Pods reach the API server (which listens on 127.0.0.1 only) through the `kubernetes` Service: the API server
+# advertises 10.213.0.1:<its port>, where a socat process forwards to 127.0.0.1:<its port>.
+#
+# CoreDNS runs as a host process on 10.213.0.1:53 rather than as a pod: it needs no image, starts before any pod
+# and cannot be scheduled away; the kubelet hands 10.213.0.1 to pods as their nameserver. It serves cluster.local
+# only: there is no `forward`, so no pod query ever leaves the machine.
+
+NODE_NAME="${SCHEDULEROPS_REAL_NODE:-real-node}"
+NODE_BRIDGE=sops0
+NODE_IP=10.213.0.1
+NODE_POD_CIDR=10.213.0.0/24
+NODE_SERVICE_CIDR=10.214.0.0/24
+NODE_KUBERNETES_SERVICE_IP=10.214.0.1
+COREDNS_VERSION="1.12.0" # the version kubeadm 1.33 installs
+LOCAL_REGISTRY="127.0.0.1:5005"
+
+node_state() { echo "/var/lib/schedulerops/$CLUSTER"; }
+node_run() { echo "/run/schedulerops/$CLUSTER"; }
+node_logs() { echo "$(cluster_dir)/logs/node"; }
+node_pki() { echo "$(node_state)/pki"; }
+containerd_sock() { echo "$(node_run)/containerd/containerd.sock"; }
+ctr_() { ctr --address "$(containerd_sock)" --namespace k8s.io "$@"; }
+
+node_require() {
+  [ "$(id -u)" = 0 ] || die "a real node needs root (containerd, kubelet, network devices, iptables)"
+  local missing=() c
+  for c in containerd containerd-shim-runc-v2 runc ctr iptables ip socat openssl conntrack nsenter findmnt; do
+    command -v "$c" >/dev/null 2>&1 || missing+=("$c")
+  done
+  [ -x /usr/lib/cni/bridge ] && [ -x /usr/lib/cni/host-local ] && [ -x /usr/lib/cni/loopback ] || missing+=("containernetworking-plugins")
+  [ ${#missing[@]} -eq 0 ] || die "missing for the real node: ${missing[*]} (apt-get install containerd runc containernetworking-plugins iptables conntrack socat openssl util-linux; .ci/run installs them)"
+  local b
+  for b in kubelet kube-proxy coredns; do
+    [ -x "$BIN_DIR/$b" ] || die "$BIN_DIR/$b missing: run 'e2e/cluster build'"
+  done
+  [ -d /sys/fs/cgroup/memory ] || die "the real node expects the cgroup v1 memory hierarchy at /sys/fs/cgroup/memory"
+}
+
+node_pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+# Starts "$@" detached, logging to $log, pid in $pidfile. fd 9 (e2e/cluster's lock) is not inherited.
+node_spawn() {
+  local name=$1 pidfile=$2
+  shift 2
+  mkdir -p "$(node_logs)"
+  setsid "$@" >>"$(node_logs)/$name.log" 2>&1 </dev/null 9>&- &
+  echo $! >"$pidfile"
+}
+
+node_wait() {
+  local what=$1 seconds=$2
+  shift 2
+  local i
+  for i in $(seq 1 "$seconds"); do
+    "$@" >/dev/null 2>&1 && return 0
+    sleep 1
+  done
+  die "$what did not come up within ${seconds}s (logs: $(node_logs))"
+}
+
+# --- certificates ------------------------------------------------------------------------------------------
+
+# A client (or serving) certificate signed by the cluster CA that kwokctl generated.
+node_cert() {
+  local name=$1 subject=$2 usage=$3 sans=${4:-}
+  local dir
+  dir=$(node_pki)
+  [ -f "$dir/$name.crt" ] && return
+  local ext="$dir/$name.ext"
+  {
+    echo "basicConstraints=critical,CA:FALSE"
+    echo "keyUsage=critical,digitalSignature,keyEncipherment"
+    echo "extendedKeyUsage=$usage"
+    [ -z "$sans" ] || echo "subjectAltName=$sans"
+  } >"$ext"
+  openssl req -new -newkey rsa:2048 -nodes -keyout "$dir/$name.key" -subj "$subject" -out "$dir/$name.csr" 2>/dev/null
+  openssl x509 -req -in "$dir/$name.csr" -CA "$(cluster_dir)/pki/ca.crt" -CAkey "$(cluster_dir)/pki/ca.key" \
+    -CAcreateserial -days 30 -extfile "$ext" -out "$dir/$name.crt" 2>/dev/null || die "could not sign $name's certificate"
+  rm -f "$dir/$name.csr" "$ext"
+}
+
+node_kubeconfig() {
+  local name=$1 server
+  server=$(kc config view -o jsonpath='{.clusters[0].cluster.server}')
+  cat >"$(node_pki)/$name.kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+  - name: local
+    cluster:
+      server: $server
+      certificate-authority: $(cluster_dir)/pki/ca.crt
+users:
+  - name: $name
+    user:
+      client-certificate: $(node_pki)/$name.crt
+      client-key: $(node_pki)/$name.key
+contexts:
+  - name: local
+    context: {cluster: local, user: $name}
+current-context: local
+EOF
+}
+
+# --- host network ------------------------------------------------------------------------------------------
+
+# Sysctls the node needs or the kubelet changes (protectKernelDefaults: false); their old values are restored.
+NODE_SYSCTLS=(net.ipv4.ip_forward net.bridge.bridge-nf-call-iptables vm.overcommit_memory vm.panic_on_oom
+  kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes)
+
+node_network_up() {
+  local saved="$(node_state)/sysctls.saved"
+  if [ ! -f "$saved" ]; then
+    local s
+    for s in "${NODE_SYSCTLS[@]}"; do
+      echo "$s=$(sysctl -n "$s" 2>/dev/null || echo)" >>"$saved"
+    done
+  fi
+  sysctl -q -w net.ipv4.ip_forward=1 net.bridge.bridge-nf-call-iptables=1 >/dev/null
+  if ! ip link show "$NODE_BRIDGE" >/dev/null 2>&1; then
+    ip link add "$NODE_BRIDGE" type bridge
+  fi
+  ip addr show dev "$NODE_BRIDGE" | grep -q " $NODE_IP/" || ip addr add "$NODE_IP/24" dev "$NODE_BRIDGE"
+  ip link set "$NODE_BRIDGE" up
+  # Pods talk to each other, to services and to this host; nothing they send is forwarded anywhere else, and
+  # nothing from elsewhere is forwarded to them. No masquerading to the outside.
+  if ! iptables -S SCHEDULEROPS-NODE >/dev/null 2>&1; then
+    iptables -N SCHEDULEROPS-NODE
+    iptables -A SCHEDULEROPS-NODE -i "$NODE_BRIDGE" -o "$NODE_BRIDGE" -j ACCEPT
+    iptables -A SCHEDULEROPS-NODE -s "$NODE_POD_CIDR" -j DROP
+    iptables -A SCHEDULEROPS-NODE -d "$NODE_POD_CIDR" -j DROP
+  fi
+  iptables -C FORWARD -j SCHEDULEROPS-NODE 2>/dev/null || iptables -I FORWARD 1 -j SCHEDULEROPS-NODE
+  mkdir -p "$(node_state)/cni/net.d" "$(node_state)/cni/ipam"
+  cat >"$(node_state)/cni/net.d/10-schedulerops.conflist" <<EOF
+{
+  "cniVersion": "1.0.0",
+  "name": "schedulerops",
+  "plugins": [
+    {
+      "type": "bridge",
+      "bridge": "$NODE_BRIDGE",
+      "isGateway": true,
+      "ipMasq": false,
+      "hairpinMode": true,
+      "ipam": {
+        "type": "host-local",
+        "dataDir": "$(node_state)/cni/ipam",
+        "ranges": [[{"subnet": "$NODE_POD_CIDR", "gateway": "$NODE_IP"}]],
+        "routes": [{"dst": "$NODE_SERVICE_CIDR"}]
+      }
+    }
+  ]
+}
+EOF
+}
+
+# --- components --------------------------------------------------------------------------------------------
+
+node_containerd_up() {
+  local pidfile
+  pidfile="$(node_run)/containerd.pid"
+  node_pid_alive "$pidfile" && return
+  local conf="$(node_state)/containerd.toml" hosts="$(node_state)/containerd-certs.d"
+  mkdir -p "$(node_state)/containerd" "$(node_run)/containerd"
+  # The images' public names resolve to the local registry only: containerd never tries the real hosts.
+  local registry
+  for registry in registry.k8s.io ghcr.io; do
+    mkdir -p "$hosts/$registry"
+    cat >"$hosts/$registry/hosts.toml" <<EOF
+server = "http://$LOCAL_REGISTRY"
+
+[host."http://$LOCAL_REGISTRY"]
+  capabilities = ["pull", "resolve"]
+EOF
+  done
+  cat >"$conf" <<EOF
+version = 2
+root = "$(node_state)/containerd"
+state = "$(node_run)/containerd"
+disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapshotter.v1.zfs", "io.containerd.snapshotter.v1.devmapper", "io.containerd.snapshotter.v1.aufs", "io.containerd.tracing.processor.v1.otlp", "io.containerd.internal.v1.tracing"]
+
+[grpc]
+  address = "$(containerd_sock)"
+
+[ttrpc]
+  address = "$(node_run)/containerd/containerd.sock.ttrpc"
+
+[plugins."io.containerd.internal.v1.opt"]
+  path = "$(node_state)/containerd-opt"
+
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "registry.k8s.io/pause:3.10"
+  stream_server_address = "127.0.0.1"
+  netns_mounts_under_state_dir = true
+  enable_selinux = false
+  # This machine's root lacks CAP_SYS_RESOURCE, so runc may not lower oom_score_adj below containerd's own (the
+  # kubelet asks -998 for sandboxes): "failed to update /proc/self/oom_score_adj: Permission denied".
+  restrict_oom_score_adj = true
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        SystemdCgroup = false
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "/usr/lib/cni"
+    conf_dir = "$(node_state)/cni/net.d"
+  [plugins."io.containerd.grpc.v1.cri".registry]
+    config_path = "$hosts"
+EOF
+  log "starting containerd ($(containerd --version | awk '{print $3}'))"
+  node_spawn containerd "$pidfile" containerd --config "$conf"
+  node_wait containerd 30 ctr --address "$(containerd_sock)" version
+}
+
+node_coredns_up() {
+  local pidfile="$(node_run)/coredns.pid"
+  node_pid_alive "$pidfile" && return
+  node_cert coredns "/CN=system:schedulerops:coredns" clientAuth
+  node_kubeconfig coredns
+  kc apply -f - >/dev/null <<'EOF'
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: system:schedulerops:coredns
+rules:
+  - apiGroups: [""]
+    resources: [endpoints, services, pods, namespaces]
+    verbs: [list, watch]
+  - apiGroups: [discovery.k8s.io]
+    resources: [endpointslices]
+    verbs: [list, watch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: system:schedulerops:coredns
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "system:schedulerops:coredns"}
+subjects:
+  - {apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:schedulerops:coredns"}
+EOF
+  cat >"$(node_state)/Corefile" <<EOF
+cluster.local:53 in-addr.arpa:53 ip6.arpa:53 {
+    bind $NODE_IP
+    errors
+    kubernetes cluster.local in-addr.arpa ip6.arpa {
+        kubeconfig $(node_pki)/coredns.kubeconfig local
+        pods insecure
+    }
+    cache 5
+}
+.:53 {
+    bind $NODE_IP
+    errors
+}
+EOF
+  log "starting CoreDNS v$COREDNS_VERSION on $NODE_IP:53 (cluster.local only)"
+  node_spawn coredns "$pidfile" "$BIN_DIR/coredns" -conf "$(node_state)/Corefile"
+}
+
+node_apiserver_proxy_up() {
+  local pidfile="$(node_run)/apiserver-proxy.pid" port
+  node_pid_alive "$pidfile" && return
+  port=$(kc config view -o jsonpath='{.clusters[0].cluster.server}' | sed 's#.*:\([0-9]*\)$#\1#')
+  log "forwarding $NODE_IP:$port (the API server's advertised address) to 127.0.0.1:$port"
+  node_spawn apiserver-proxy "$pidfile" socat "TCP-LISTEN:$port,bind=$NODE_IP,fork,reuseaddr" "TCP:127.0.0.1:$port"
+}
+
+node_kubelet_up() {
+  local pidfile="$(node_run)/kubelet.pid"
+  node_pid_alive "$pidfile" && return
+  node_cert kubelet "/O=system:nodes/CN=system:node:$NODE_NAME" clientAuth
+  node_cert kubelet-serving "/O=system:nodes/CN=system:node:$NODE_NAME" serverAuth "IP:$NODE_IP,DNS:$NODE_NAME"
+  node_kubeconfig kubelet
+  echo "nameserver $NODE_IP" >"$(node_state)/resolv.conf"
+  mkdir -p "$(node_state)/kubelet"
+  cat >"$(node_state)/kubelet.yaml" <<EOF
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+address: $NODE_IP
+port: 10250
+readOnlyPort: 0
+healthzBindAddress: 127.0.0.1
+healthzPort: 10248
+tlsCertFile: $(node_pki)/kubelet-serving.crt
+tlsPrivateKeyFile: $(node_pki)/kubelet-serving.key
+authentication:
+  anonymous: {enabled: false}
+  webhook: {enabled: true}
+  x509: {clientCAFile: $(cluster_dir)/pki/ca.crt}
+authorization: {mode: Webhook}
+cgroupDriver: cgroupfs
+failCgroupV1: false
+containerRuntimeEndpoint: unix://$(containerd_sock)
+imageServiceEndpoint: unix://$(containerd_sock)
+clusterDNS: [$NODE_IP]
+clusterDomain: cluster.local
+resolvConf: $(node_state)/resolv.conf
+podCIDR: $NODE_POD_CIDR
+failSwapOn: false
+serializeImagePulls: false
+maxPods: 50
+# A shared development machine: never evict because someone else filled the disk.
+evictionHard: {memory.available: 100Mi, nodefs.available: "1%", imagefs.available: "1%", nodefs.inodesFree: "1%"}
+imageGCHighThresholdPercent: 100
+imageGCLowThresholdPercent: 99
+# Short enough that tests see status and restarts quickly.
+nodeStatusUpdateFrequency: 5s
+syncFrequency: 10s
+EOF
+  log "starting kubelet v$K8S_VERSION as node $NODE_NAME ($NODE_IP)"
+  node_spawn kubelet "$pidfile" "$BIN_DIR/kubelet" --config "$(node_state)/kubelet.yaml" \
+    --kubeconfig "$(node_pki)/kubelet.kubeconfig" --root-dir "$(node_state)/kubelet" \
+    --hostname-override "$NODE_NAME" --node-ip "$NODE_IP" --v=2
+}
+
+node_kube_proxy_up() {
+  local pidfile="$(node_run)/kube-proxy.pid"
+  node_pid_alive "$pidfile" && return
+  node_cert kube-proxy "/CN=system:kube-proxy" clientAuth # bound to system:node-proxier by default
+  node_kubeconfig kube-proxy
+  cat >"$(node_state)/kube-proxy.yaml" <<EOF
+apiVersion: kubeproxy.config.k8s.io/v1alpha1
+kind: KubeProxyConfiguration
+clientConnection: {kubeconfig: $(node_pki)/kube-proxy.kubeconfig}
+hostnameOverride: $NODE_NAME
+mode: iptables
+clusterCIDR: $NODE_POD_CIDR
+bindAddress: 127.0.0.1
+healthzBindAddress: 127.0.0.1:10256
+metricsBindAddress: 127.0.0.1:10249
+nodePortAddresses: ["$NODE_IP/32"]
+conntrack: {maxPerCore: 0}
+iptables: {minSyncPeriod: 1s, syncPeriod: 30s}
+EOF
+  log "starting kube-proxy v$K8S_VERSION (iptables mode)"
+  node_spawn kube-proxy "$pidfile" "$BIN_DIR/kube-proxy" --config "$(node_state)/kube-proxy.yaml" --v=2
+}
+
+node_ready() {
+  [ "$(kc get node "$NODE_NAME" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}' 2>/dev/null)" = True ]
+}
+
+# KWOK's own convention: once a real node exists, fake nodes are tainted so that only pods that opt in land there.
+node_taint_kwok() {
+  local kwok_nodes
+  kwok_nodes=$(kc get nodes -o jsonpath='{range .items[?(@.metadata.annotations.kwok\.x-k8s\.io/node=="fake")]}{.metadata.name}{"\n"}{end}')
+  [ -z "$kwok_nodes" ] && return
+  # shellcheck disable=SC2086
+  kc taint nodes $kwok_nodes kwok.x-k8s.io/node=fake:NoSchedule --overwrite >/dev/null
+}
+
+real_node_exists() { [ -f "$(node_state)/.up" ]; }
+
+real_node() {
+  node_require
+  api_ready || die "no cluster running: run 'e2e/cluster up' first"
+  mkdir -p "$(node_state)" "$(node_run)" "$(node_pki)" "$(node_logs)"
+  node_network_up
+  # The node pulls every image from the local registry (e2e/images); `e2e/cluster down` stops it with the node.
+  "$(dirname "$0")/images" registry-up >/dev/null
+  node_containerd_up
+  node_coredns_up
+  node_apiserver_proxy_up
+  node_kubelet_up
+  node_kube_proxy_up
+  node_wait "node $NODE_NAME Ready" 90 node_ready
+  touch "$(node_state)/.up"
+  node_taint_kwok
+  log "real node $NODE_NAME is Ready (containerd, kubelet, kube-proxy, CoreDNS; logs in $(node_logs))"
+  echo "$NODE_NAME"
+}
+
+# Stops the kubelet and starts it again with the same state: running pods must survive it.
+node_restart_kubelet() {
+  real_node_exists || die "no real node"
+  local pidfile="$(node_run)/kubelet.pid"
+  node_stop_pid kubelet "$pidfile"
+  node_kubelet_up
+  node_wait "node $NODE_NAME Ready after the kubelet restart" 60 node_ready
+  log "kubelet restarted"
+}
+
+# --- teardown ----------------------------------------------------------------------------------------------
+
+node_stop_pid() {
+  local name=$1 pidfile=$2 pid i
+  [ -f "$pidfile" ] || return 0
+  pid=$(cat "$pidfile")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$pidfile"
+}
+
+# Every process in the pods' cgroups (containers and sandboxes), then the runc shims.
+node_kill_pods() {
+  local dir pids
+  for dir in /sys/fs/cgroup/*/kubepods; do
+    [ -d "$dir" ] || continue
+    pids=$(find "$dir" -name cgroup.procs -exec cat {} + 2>/dev/null | sort -u)
+    [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
+  done
+  pkill -KILL -f "containerd-shim-runc-v2 -namespace k8s.io -id .* -address $(containerd_sock)" 2>/dev/null || true
+}
+
+node_remove_cgroups() {
+  local dir
+  for dir in /sys/fs/cgroup/*/kubepods; do
+    [ -d "$dir" ] || continue
+    find "$dir" -depth -type d -exec rmdir {} \; 2>/dev/null || true
+  done
+}
+
+node_unmount() {
+  local prefix targets
+  for prefix in "$(node_state)" "$(node_run)"; do
+    # Deepest first; lazily, because a dying shim may still hold one for a moment.
+    targets=$(findmnt -rn -o TARGET | grep -F "$prefix/" | sort -r || true)
+    [ -z "$targets" ] || printf '%s\n' "$targets" | xargs -r -n1 umount -l 2>/dev/null || true
+  done
+  if findmnt -rn -o TARGET | grep -qF "$(node_state)/"; then
+    die "mounts under $(node_state) remain; not removing it: $(findmnt -rn -o TARGET | grep -F "$(node_state)/" | head -3)"
+  fi
+}
+
+node_iptables_cleanup() {
+  [ -x "$BIN_DIR/kube-proxy" ] && "$BIN_DIR/kube-proxy" --cleanup >/dev/null 2>&1 || true
+  local table chain
+  for table in filter nat mangle; do
+    # Jumps into KUBE-* chains (the kubelet's and kube-proxy's) and into ours, then the chains themselves.
+    { iptables -t "$table" -S 2>/dev/null | grep -E '^-A .* -j (KUBE-|SCHEDULEROPS-)' | sed 's/^-A/-D/' \
+      | while read -r rule; do eval "iptables -t $table $rule" 2>/dev/null || true; done; } || true
+    for chain in $(iptables -t "$table" -S 2>/dev/null | sed -n 's/^-N \(KUBE-[^ ]*\|SCHEDULEROPS-[^ ]*\)$/\1/p'); do
+      iptables -t "$table" -F "$chain" 2>/dev/null || true
+    done
+    for chain in $(iptables -t "$table" -S 2>/dev/null | sed -n 's/^-N \(KUBE-[^ ]*\|SCHEDULEROPS-[^ ]*\)$/\1/p'); do
+      iptables -t "$table" -X "$chain" 2>/dev/null || true
+    done
+  done
+  command -v conntrack >/dev/null && conntrack -D -s "$NODE_POD_CIDR" >/dev/null 2>&1 || true
+}
+
+# Every step runs even when an earlier one failed; what is left over at the end is reported and fails `down`.
+node_down() {
+  [ "$(id -u)" = 0 ] || return 0
+  [ -d "$(node_state)" ] || [ -d "$(node_run)" ] || ip link show "$NODE_BRIDGE" >/dev/null 2>&1 || return 0
+  log "removing the real node $NODE_NAME"
+  (set +e; node_teardown)
+  local left=()
+  pgrep -f "$(node_state)|$(node_run)" >/dev/null && left+=("processes: $(pgrep -f "$(node_state)|$(node_run)" | tr '\n' ' ')")
+  findmnt -rn -o TARGET | grep -qF "/schedulerops/$CLUSTER" && left+=("mounts")
+  ip link show "$NODE_BRIDGE" >/dev/null 2>&1 && left+=("bridge $NODE_BRIDGE")
+  iptables-save 2>/dev/null | grep -qE '^:(KUBE-|SCHEDULEROPS-)' && left+=("iptables chains")
+  [ ${#left[@]} -eq 0 ] || die "the real node left behind: ${left[*]}"
+}
+
+node_teardown() {
+  local c
+  for c in kubelet kube-proxy coredns apiserver-proxy; do
+    node_stop_pid "$c" "$(node_run)/$c.pid"
+  done
+  node_kill_pods
+  node_stop_pid containerd "$(node_run)/containerd.pid"
+  sleep 0.5
+  node_kill_pods
+  node_unmount
+  node_remove_cgroups
+  node_iptables_cleanup
+  local veth
+  for veth in $(ip -o link show master "$NODE_BRIDGE" 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1); do
+    ip link del "$veth" 2>/dev/null || true
+  done
+  ip link del "$NODE_BRIDGE" 2>/dev/null || true
+  local saved="$(node_state)/sysctls.saved" line
+  if [ -f "$saved" ]; then
+    while read -r line; do
+      [ -n "${line#*=}" ] && sysctl -q -w "$line" >/dev/null 2>&1 || true
+    done <"$saved"
+  fi
+  rm -rf "$(node_state)" "$(node_run)"
+  rmdir /var/lib/schedulerops /run/schedulerops 2>/dev/null || true
+  kc delete node "$NODE_NAME" --ignore-not-found >/dev/null 2>&1 || true
+}

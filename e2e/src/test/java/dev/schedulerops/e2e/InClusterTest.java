@@ -1,0 +1,856 @@
+package dev.schedulerops.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedulerops.e2e.support.Await;
+import dev.schedulerops.e2e.support.Cluster;
+import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.Commands;
+import dev.schedulerops.e2e.support.E2eSettings;
+import dev.schedulerops.e2e.support.RealNode;
+import dev.schedulerops.operator.render.Names;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The product as users run it, on a real node: the operator installed from {@code deploy/} runs as a container
+ * under its ServiceAccount, and the pods it creates (the extender's JVM, the kube-scheduler binary from the
+ * {@code registry.k8s.io/kube-scheduler} image built here) run as real containers under the restricted security
+ * context. The label experiment then runs through the in-cluster kube-scheduler and extender: the scheduler
+ * reaches the extender by the Service DNS name in the ConfigMap, unchanged. Test pods opt in to the KWOK nodes
+ * (tainted {@code kwok.x-k8s.io/node=fake:NoSchedule} once the real node exists), the product's pods land on the
+ * real node because nothing else will take them.
+ *
+ * <p>Needs root (containerd, kubelet, network devices) and the images in the local registry: {@code ./test}
+ * runs {@code e2e/cluster images} first. Runs in its own Surefire execution (tag {@code real-node}), after the
+ * KWOK-only tests, on a cluster of its own.
+ */
+@Tag("real-node")
+@ExtendWith(ClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class InClusterTest {
+    static final String LABEL = "priority.lixueduan.com";
+    static final String OTHER_LABEL = "tier.example.com/rank";
+    static final String OPERATOR_NAMESPACE = "schedulerops-system";
+    static final String OPERATOR = "schedulerops-operator";
+    static final String KWOK_TAINT = "kwok.x-k8s.io/node";
+    static final Duration ROLLOUT = Duration.ofMinutes(3);
+    static final Duration BIND = Duration.ofSeconds(90);
+    private static final ResourceDefinitionContext PROFILES = new ResourceDefinitionContext.Builder()
+            .withGroup("schedulerops.dev")
+            .withVersion("v1alpha1")
+            .withPlural("schedulerprofiles")
+            .withKind("SchedulerProfile")
+            .withNamespaced(true)
+            .build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    private Cluster cluster;
+    private KubernetesClient client;
+    private String node;
+    private List<String> kwokNodes;
+    private String namespace;
+    private int podCounter;
+    /** The product's pods seen in step 2, with the time they were seen Ready: they must still run, unrestarted. */
+    private final Map<String, String> firstPods = new HashMap<>();
+
+    private Instant firstPodsReadyAt;
+
+    static void say(String line) {
+        System.out.println("[in-cluster] " + line);
+        System.out.flush();
+    }
+
+    @BeforeAll
+    void addTheRealNode(Cluster cluster) {
+        this.cluster = cluster;
+        this.client = cluster.client();
+        node = RealNode.ensure();
+        kwokNodes = cluster.addNodes(3, Map.of("schedulerops.dev/e2e-pool", "in-cluster"));
+        client.nodes().list().getItems().forEach(n -> setLabel(n.getMetadata().getName(), LABEL, null));
+        namespace = cluster.createNamespace(
+                        "in-cluster",
+                        Map.of(
+                                "pod-security.kubernetes.io/enforce", "restricted",
+                                "pod-security.kubernetes.io/enforce-version", "latest"))
+                .getMetadata()
+                .getName();
+        say("Real node " + node + " is Ready (containerd, kubelet, kube-proxy, CoreDNS on this machine); KWOK nodes "
+                + kwokNodes + " carry the taint " + KWOK_TAINT + "=fake:NoSchedule.");
+        assertThat(kwokNodes).allSatisfy(n -> assertThat(
+                        client.nodes().withName(n).get().getSpec().getTaints())
+                .anySatisfy(t -> assertThat(t.getKey()).isEqualTo(KWOK_TAINT)));
+    }
+
+    @AfterAll
+    void cleanUp() {
+        if (client != null && kwokNodes != null) {
+            kwokNodes.forEach(n -> setLabel(n, LABEL, null));
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theOperatorRunsFromDeployAndTakesItsLease() {
+        kubectl("apply", "--server-side", "-k", repo("deploy"))
+                .requireSuccess("kubectl apply --server-side -k deploy/");
+        awaitAvailable(OPERATOR_NAMESPACE, OPERATOR);
+        Pod operator = singlePod(OPERATOR_NAMESPACE, Map.of("app.kubernetes.io/name", OPERATOR));
+        assertRunningOnTheRealNode(operator);
+        Await.until(Duration.ofSeconds(60), "the operator holds its lease", () -> {
+            Lease lease = client.leases()
+                    .inNamespace(OPERATOR_NAMESPACE)
+                    .withName(OPERATOR)
+                    .get();
+            return lease != null
+                    && lease.getSpec().getHolderIdentity() != null
+                    && lease.getSpec()
+                            .getHolderIdentity()
+                            .contains(operator.getMetadata().getName());
+        });
+        say("Step 1: kubectl apply --server-side -k deploy/ -> operator pod "
+                + operator.getMetadata().getName()
+                + " runs on " + node + ", Ready through its probes, holding lease " + OPERATOR_NAMESPACE + "/"
+                + OPERATOR + " under the shipped ClusterRole.");
+    }
+
+    @Test
+    @Order(2)
+    void theSampleProfileRunsAsContainersOnTheRealNode() {
+        applySample("label-priority.yaml");
+        Names names = new Names("label-priority", namespace);
+        awaitProfileReady("label-priority");
+        List<Pod> pods = productPods("label-priority");
+        assertThat(pods).hasSize(3); // two extender replicas, one scheduler
+        pods.forEach(this::assertRunningOnTheRealNode);
+        String config = client.configMaps()
+                .inNamespace(namespace)
+                .withName(names.schedulerConfig())
+                .get()
+                .getData()
+                .get(Names.CONFIG_FILE);
+        assertThat(config).contains("urlPrefix: " + names.extenderUrl());
+        pods.forEach(
+                p -> firstPods.put(p.getMetadata().getName(), p.getMetadata().getUid()));
+        firstPodsReadyAt = Instant.now();
+        say("Step 2: kubectl apply -f samples/label-priority.yaml -> extender pods "
+                + podNames(pods, "extender") + " and then kube-scheduler pod " + podNames(pods, "scheduler")
+                + " run on " + node + "; the scheduler calls " + names.extenderUrl() + " as the ConfigMap says.");
+    }
+
+    @Test
+    @Order(3)
+    void theLabelExperimentRunsThroughTheInClusterSchedulerAndExtender() {
+        applySample("label-priority-filter-only-one.yaml");
+        String scheduler = "label-priority-only-one";
+        awaitProfileReady(scheduler);
+        String node1 = kwokNodes.get(0);
+        String node2 = kwokNodes.get(1);
+
+        Pod waiting = createPod(scheduler);
+        Event failed = awaitEvent(waiting, "FailedScheduling");
+        assertThat(failed.getMessage()).contains(LABEL);
+        assertThat(pod(waiting).getSpec().getNodeName()).isNull();
+        say("Step 3: no node has the label, so pod " + name(waiting) + " stays Pending: \"" + failed.getMessage()
+                + "\"");
+
+        setLabel(node1, LABEL, "10");
+        awaitExtenderChooses(scheduler, node1);
+        nudge(waiting);
+        assertThat(awaitBound(waiting)).isEqualTo(node1);
+        say("Step 4: labelled " + node1 + "=10 -> the pending pod went to " + node1 + ".");
+
+        setLabel(node2, LABEL, "20");
+        awaitExtenderChooses(scheduler, node2);
+        assertThat(awaitBound(createPod(scheduler))).isEqualTo(node2);
+        say("Step 5: labelled " + node2 + "=20 -> with FilterOnlyOne a new pod went to " + node2 + ".");
+
+        setLabel(node1, LABEL, "30");
+        awaitExtenderChooses(scheduler, node1);
+        assertThat(awaitBound(createPod(scheduler))).isEqualTo(node1);
+        say("Step 6: relabelled " + node1 + "=30 -> a new pod went to " + node1 + ".");
+
+        applySample("extender-bind.yaml");
+        awaitProfileReady("label-priority-bind");
+        double bindsBefore = extenderCounter("label-priority-bind", "verb=\"bind\"");
+        assertThat(awaitBound(createPod("label-priority-bind"))).isEqualTo(node1);
+        // The extender counts a call after its last byte is written, so the Binding can be seen first.
+        Await.until(
+                Duration.ofSeconds(30),
+                "the extender counted the bind call",
+                () -> extenderCounter("label-priority-bind", "verb=\"bind\"") > bindsBefore);
+        double bindsAfter = extenderCounter("label-priority-bind", "verb=\"bind\"");
+        say("Step 7: with Bind the in-cluster extender created the Binding (bind calls " + (long) bindsBefore + " -> "
+                + (long) bindsAfter + ").");
+        deleteProfile("label-priority-bind");
+        deleteProfile(scheduler);
+
+        // The pods of step 2 kept running all along: ready, never restarted, for at least a minute.
+        Duration remaining = Duration.between(Instant.now(), firstPodsReadyAt.plusSeconds(60));
+        if (!remaining.isNegative()) {
+            Await.sleep(remaining.toMillis());
+        }
+        for (Map.Entry<String, String> entry : firstPods.entrySet()) {
+            Pod pod = client.pods()
+                    .inNamespace(namespace)
+                    .withName(entry.getKey())
+                    .get();
+            assertThat(pod).as("pod %s still exists", entry.getKey()).isNotNull();
+            assertThat(pod.getMetadata().getUid()).isEqualTo(entry.getValue());
+            assertRunningOnTheRealNode(pod);
+        }
+        say("The product's pods of step 2 are still ready with restartCount 0 after more than 60 s.");
+    }
+
+    @Test
+    @Order(4)
+    void aConfigChangeRestartsTheSchedulerAfterTheExtender() {
+        String profile = "label-priority";
+        setLabel(kwokNodes.get(0), LABEL, "30");
+        List<Pod> before = productPods(profile);
+        Pod oldScheduler = only(before, "scheduler");
+
+        // Only the scheduler's config changes: the extender keeps its pods.
+        patchSpec(profile, "{\"spec\":{\"weight\":30}}");
+        awaitProfileReady(profile);
+        awaitGone(oldScheduler);
+        Pod newScheduler = only(productPods(profile), "scheduler");
+        assertThat(newScheduler.getMetadata().getName())
+                .isNotEqualTo(oldScheduler.getMetadata().getName());
+        assertThat(podNames(productPods(profile), "extender")).isEqualTo(podNames(before, "extender"));
+        assertThat(awaitBound(createPod(profile))).isEqualTo(kwokNodes.get(0));
+        say("Step 8: weight 20 -> 30 replaced kube-scheduler pod "
+                + oldScheduler.getMetadata().getName() + " by "
+                + newScheduler.getMetadata().getName() + " (the old one is gone, the new one schedules); the extender"
+                + " pods were left alone.");
+
+        // Both change: the extender rolls out and is Available before the scheduler restarts.
+        setLabel(kwokNodes.get(2), OTHER_LABEL, "5");
+        patchSpec(profile, "{\"spec\":{\"labelKey\":\"" + OTHER_LABEL + "\"}}");
+        awaitProfileReady(profile);
+        awaitGone(newScheduler);
+        List<Pod> after = productPods(profile);
+        Pod restarted = only(after, "scheduler");
+        Instant extenderReady = after.stream()
+                .filter(p -> component(p).equals("extender"))
+                .map(p -> readySince(p))
+                .max(Instant::compareTo)
+                .orElseThrow();
+        assertThat(podNames(after, "extender")).doesNotContainAnyElementsOf(podNames(before, "extender"));
+        assertThat(Instant.parse(restarted.getMetadata().getCreationTimestamp()))
+                .as("the new scheduler pod is created after the last new extender pod is Ready")
+                .isAfterOrEqualTo(extenderReady);
+        assertThat(awaitBound(createPod(profile))).isEqualTo(kwokNodes.get(2));
+        say("Step 9: labelKey -> " + OTHER_LABEL + ": new extender pods " + podNames(after, "extender")
+                + " were Ready at " + extenderReady + ", then kube-scheduler pod "
+                + restarted.getMetadata().getName() + " was created at "
+                + restarted.getMetadata().getCreationTimestamp() + " and scheduled a pod to " + kwokNodes.get(2)
+                + ".");
+    }
+
+    @Test
+    @Order(5)
+    void deletingTheExtenderPodMakesStrictPodsWaitAndLenientPodsGoOn() {
+        setLabel(kwokNodes.get(0), LABEL, "30");
+        applyProfile("fault-strict", "labelKey: " + LABEL + "\nextender:\n  replicas: 1\n  ignorable: false\n");
+        applyProfile("fault-lenient", "labelKey: " + LABEL + "\nextender:\n  replicas: 1\n  ignorable: true\n");
+        awaitProfileReady("fault-strict");
+        awaitProfileReady("fault-lenient");
+
+        Pod strictExtender = killExtenderAndAwaitNoEndpoint("fault-strict");
+        List<Pod> strictPods = List.of(createPod("fault-strict"), createPod("fault-strict"));
+        Event failed = awaitEvent(strictPods.get(0), "FailedScheduling");
+        assertThat(failed.getMessage()).contains("fault-strict-extender");
+        say("Step 10: deleted extender pod " + strictExtender.getMetadata().getName()
+                + " (ignorable: false) -> pods wait: \"" + failed.getMessage() + "\"");
+        awaitAvailable(namespace, "fault-strict-extender");
+        strictPods.forEach(this::nudge);
+        for (Pod pod : strictPods) {
+            assertThat(awaitBound(pod)).isEqualTo(kwokNodes.get(0));
+        }
+        say("Step 10: the extender came back -> both waiting pods were scheduled to " + kwokNodes.get(0) + ".");
+
+        Pod lenientExtender = killExtenderAndAwaitNoEndpoint("fault-lenient");
+        Pod lenient = createPod("fault-lenient");
+        String boundTo = awaitBound(lenient);
+        Instant boundAt = scheduledAt(pod(lenient));
+        awaitAvailable(namespace, "fault-lenient-extender");
+        Pod replacement = only(productPods("fault-lenient"), "extender");
+        assertThat(boundAt)
+                .as("the pod was scheduled before the new extender pod was Ready, so without the extender")
+                .isBeforeOrEqualTo(readySince(replacement));
+        say("Step 11: deleted extender pod " + lenientExtender.getMetadata().getName()
+                + " (ignorable: true) -> a pod was scheduled without it, to " + boundTo + ".");
+        deleteProfile("fault-strict");
+        deleteProfile("fault-lenient");
+    }
+
+    @Test
+    @Order(6)
+    void theOperatorKilledInTheMiddleOfARolloutConverges() {
+        String profile = "label-priority";
+        Deployment extender = deployment(namespace, profile + Names.EXTENDER_SUFFIX);
+        long generation = extender.getMetadata().getGeneration();
+        Pod operator = singlePod(OPERATOR_NAMESPACE, Map.of("app.kubernetes.io/name", OPERATOR));
+        patchSpec(profile, "{\"spec\":{\"labelKey\":\"" + LABEL + "\"}}");
+        Await.until(
+                Duration.ofSeconds(60),
+                "the operator starts rolling the extender out",
+                () -> deployment(namespace, profile + Names.EXTENDER_SUFFIX)
+                                .getMetadata()
+                                .getGeneration()
+                        > generation);
+        client.pods()
+                .inNamespace(OPERATOR_NAMESPACE)
+                .withName(operator.getMetadata().getName())
+                .withGracePeriod(0)
+                .delete();
+        say("Step 12: labelKey back to " + LABEL + ", and the operator pod "
+                + operator.getMetadata().getName() + " killed while the extender rolls out.");
+        awaitAvailable(OPERATOR_NAMESPACE, OPERATOR);
+        awaitProfileReady(profile);
+        Map<String, String> selector = Map.of("schedulerops.dev/profile", profile);
+        assertThat(client.apps()
+                        .deployments()
+                        .inNamespace(namespace)
+                        .withLabels(selector)
+                        .list()
+                        .getItems())
+                .hasSize(2);
+        assertThat(client.configMaps()
+                        .inNamespace(namespace)
+                        .withLabels(selector)
+                        .list()
+                        .getItems())
+                .hasSize(1);
+        assertThat(client.services()
+                        .inNamespace(namespace)
+                        .withLabels(selector)
+                        .list()
+                        .getItems())
+                .hasSize(1);
+        Await.until(ROLLOUT, "old pods are gone", () -> productPods(profile).size() == 3);
+        assertThat(awaitBound(createPod(profile))).isEqualTo(kwokNodes.get(0));
+        say("Step 12: the new operator pod converged: profile Ready at its generation, 2 Deployments, 1 ConfigMap,"
+                + " 1 Service, 3 pods, and the new scheduler schedules.");
+    }
+
+    @Test
+    @Order(7)
+    void restartingTheKubeletKeepsThePodsRunning() {
+        List<Pod> before = podsOnTheRealNode();
+        Map<String, String> containers = containerIds(before);
+        RealNode.restartKubelet();
+        Await.sleep(15_000); // a kubelet sync or two after it came back
+        List<Pod> after = podsOnTheRealNode();
+        assertThat(containerIds(after)).isEqualTo(containers);
+        after.forEach(this::assertRunningOnTheRealNode);
+        say("Step 13: restarted the kubelet -> the " + before.size()
+                + " pods on the real node kept their containers (same IDs, restartCount 0).");
+    }
+
+    @Test
+    @Order(8)
+    void everyContainerRunsRestrictedAndWithinItsMemoryLimit() {
+        List<Pod> pods = podsOnTheRealNode();
+        assertThat(pods).isNotEmpty();
+        List<String> report = new ArrayList<>();
+        for (Pod pod : pods) {
+            for (ContainerStatus status : pod.getStatus().getContainerStatuses()) {
+                RealNode.ContainerProcess process = RealNode.inspect(status.getContainerID());
+                String where = pod.getMetadata().getName() + "/" + status.getName();
+                assertThat(process.uid()).as("%s runs as user 65532", where).isEqualTo(65532);
+                assertThat(process.gid()).as("%s runs as group 65532", where).isEqualTo(65532);
+                assertThat(process.effectiveCapabilities())
+                        .as("%s has no capabilities", where)
+                        .isEqualTo("0000000000000000");
+                assertThat(process.noNewPrivileges())
+                        .as("%s has no_new_privs", where)
+                        .isTrue();
+                assertThat(process.readOnlyRoot())
+                        .as("%s has a read-only root", where)
+                        .isTrue();
+                process.memoryLimitBytes().ifPresent(limit -> assertThat(process.peakMemoryBytes())
+                        .as("%s peak memory", where)
+                        .isLessThan(limit));
+                report.add(String.format(
+                        "%-55s peak %4d MiB of %s",
+                        where,
+                        process.peakMemoryBytes() >> 20,
+                        process.memoryLimitBytes()
+                                .map(l -> (l >> 20) + " MiB limit")
+                                .orElse("no limit")));
+            }
+        }
+        say("Step 14: every container runs as 65532:65532, no capabilities, no_new_privs, read-only root; peak memory"
+                + " (cgroup memory.max_usage_in_bytes):");
+        report.forEach(line -> say("  " + line));
+    }
+
+    @Test
+    @Order(9)
+    void helmInstallsTheSameOperator() {
+        Path helm = helm();
+        // As deploy/README.md says: profiles first, while the operator still runs to remove its finalizer.
+        kubectl("delete", "schedulerprofiles", "--all", "--all-namespaces", "--wait=true", "--timeout=180s")
+                .requireSuccess("kubectl delete schedulerprofiles --all --all-namespaces");
+        kubectl("delete", "-k", repo("deploy"), "--wait=true", "--timeout=180s")
+                .requireSuccess("kubectl delete -k deploy/");
+        Commands.run(
+                        List.of(
+                                helm.toString(),
+                                "install",
+                                "schedulerops",
+                                repo("deploy/helm/schedulerops"),
+                                "--namespace",
+                                OPERATOR_NAMESPACE,
+                                "--create-namespace",
+                                "--kubeconfig",
+                                cluster.kubeconfig().toString(),
+                                "--wait",
+                                "--timeout",
+                                "180s"),
+                        Duration.ofMinutes(4))
+                .requireSuccess("helm install");
+        awaitAvailable(OPERATOR_NAMESPACE, OPERATOR);
+        Pod operator = singlePod(OPERATOR_NAMESPACE, Map.of("app.kubernetes.io/name", OPERATOR));
+        assertRunningOnTheRealNode(operator);
+        applySample("label-priority.yaml");
+        awaitProfileReady("label-priority");
+        List<Pod> pods = productPods("label-priority");
+        assertThat(pods).hasSize(3);
+        pods.forEach(this::assertRunningOnTheRealNode);
+        setLabel(kwokNodes.get(0), LABEL, "30");
+        assertThat(awaitBound(createPod("label-priority"))).isEqualTo(kwokNodes.get(0));
+        say("Step 15: helm install of deploy/helm/schedulerops -> operator pod "
+                + operator.getMetadata().getName() + " runs on " + node
+                + "; the sample profile's pods run there too and schedule a pod.");
+        deleteProfile("label-priority");
+        Commands.run(
+                List.of(
+                        helm.toString(),
+                        "uninstall",
+                        "schedulerops",
+                        "--namespace",
+                        OPERATOR_NAMESPACE,
+                        "--kubeconfig",
+                        cluster.kubeconfig().toString(),
+                        "--wait"),
+                Duration.ofMinutes(3));
+    }
+
+    // --- steps ---------------------------------------------------------------------------------------------
+
+    private void applySample(String file) {
+        kubectl("apply", "--server-side", "-n", namespace, "-f", repo("samples/" + file))
+                .requireSuccess("kubectl apply -f samples/" + file);
+    }
+
+    private void applyProfile(String name, String spec) {
+        String yaml = "apiVersion: schedulerops.dev/v1alpha1\nkind: SchedulerProfile\nmetadata:\n  name: " + name
+                + "\nspec:\n" + spec.indent(2);
+        Commands.run(
+                        List.of(
+                                kubectlPath(),
+                                "--kubeconfig",
+                                kubeconfig(),
+                                "apply",
+                                "--server-side",
+                                "-n",
+                                namespace,
+                                "-f",
+                                "-"),
+                        yaml,
+                        Duration.ofSeconds(30))
+                .requireSuccess("kubectl apply " + name);
+    }
+
+    private void patchSpec(String profile, String mergePatch) {
+        kubectl("patch", "schedulerprofile", profile, "-n", namespace, "--type=merge", "-p", mergePatch)
+                .requireSuccess("kubectl patch " + profile);
+    }
+
+    private void deleteProfile(String profile) {
+        kubectl("delete", "schedulerprofile", profile, "-n", namespace, "--ignore-not-found", "--wait=true");
+        Await.until(ROLLOUT, "the pods of " + profile + " are gone", () -> productPods(profile)
+                .isEmpty());
+    }
+
+    private void awaitProfileReady(String profile) {
+        Await.until(ROLLOUT, "SchedulerProfile " + profile + " is Ready at its generation", () -> {
+            GenericKubernetesResource current = client.genericKubernetesResources(PROFILES)
+                    .inNamespace(namespace)
+                    .withName(profile)
+                    .get();
+            if (current == null || !(current.getAdditionalProperties().get("status") instanceof Map<?, ?> status)) {
+                return false;
+            }
+            boolean ready = status.get("conditions") instanceof List<?> conditions
+                    && conditions.stream()
+                            .map(c -> (Map<?, ?>) c)
+                            .anyMatch(c -> "Ready".equals(c.get("type")) && "True".equals(c.get("status")));
+            Object observed = status.get("observedGeneration");
+            return ready
+                    && observed != null
+                    && ((Number) observed).longValue() == current.getMetadata().getGeneration();
+        });
+        // Ready means the rollout finished; the old pods of a rolling update may still be terminating.
+        Await.until(ROLLOUT, "only current pods of " + profile + " remain", () -> productPods(profile).stream()
+                .allMatch(p -> p.getMetadata().getDeletionTimestamp() == null && isReady(p)));
+    }
+
+    private void awaitAvailable(String ns, String deployment) {
+        Await.until(ROLLOUT, "Deployment " + ns + "/" + deployment + " is Available", () -> {
+            Deployment d = deployment(ns, deployment);
+            return d != null
+                    && d.getStatus() != null
+                    && Objects.equals(
+                            d.getStatus().getObservedGeneration(),
+                            d.getMetadata().getGeneration())
+                    && d.getStatus().getConditions().stream()
+                            .anyMatch(c -> "Available".equals(c.getType()) && "True".equals(c.getStatus()))
+                    && Objects.equals(
+                            d.getStatus().getUpdatedReplicas(), d.getSpec().getReplicas())
+                    && Objects.equals(
+                            d.getStatus().getReadyReplicas(), d.getSpec().getReplicas())
+                    && Objects.equals(d.getStatus().getReplicas(), d.getSpec().getReplicas());
+        });
+    }
+
+    private Pod killExtenderAndAwaitNoEndpoint(String profile) {
+        Pod extender = only(productPods(profile), "extender");
+        client.pods()
+                .inNamespace(namespace)
+                .withName(extender.getMetadata().getName())
+                .withGracePeriod(0)
+                .delete();
+        Await.until(Duration.ofSeconds(30), "the " + profile + " extender Service has no ready endpoint", () -> client
+                .discovery()
+                .v1()
+                .endpointSlices()
+                .inNamespace(namespace)
+                .withLabel("kubernetes.io/service-name", profile + Names.EXTENDER_SUFFIX)
+                .list()
+                .getItems()
+                .stream()
+                .map(EndpointSlice::getEndpoints)
+                .filter(Objects::nonNull)
+                .flatMap(List::stream)
+                .noneMatch(e -> e.getConditions() != null
+                        && Boolean.TRUE.equals(e.getConditions().getReady())));
+        Await.sleep(2_000); // kube-proxy's next sync (minSyncPeriod 1 s) removes the Service's last backend
+        return extender;
+    }
+
+    private void awaitExtenderChooses(String profile, String expectedNode) {
+        String request =
+                "{\"Pod\":{\"metadata\":{\"name\":\"probe\",\"namespace\":\"" + namespace + "\"}},\"NodeNames\":"
+                        + kwokNodes.stream().map(n -> "\"" + n + "\"").toList() + "}";
+        // Every replica keeps its own node cache: ask each one, at its pod IP on the node's bridge.
+        Await.until(
+                Duration.ofSeconds(30),
+                "every " + profile + " extender replica chooses " + expectedNode,
+                () -> productPods(profile).stream()
+                        .filter(p -> component(p).equals("extender"))
+                        .allMatch(p -> post(p.getStatus().getPodIP(), "/filter_onlyone", request)
+                                .contains("\"NodeNames\":[\"" + expectedNode + "\"]")));
+    }
+
+    private double extenderCounter(String profile, String labelFilter) {
+        return productPods(profile).stream()
+                .filter(p -> component(p).equals("extender"))
+                .mapToDouble(p -> get(p.getStatus().getPodIP(), "/metrics")
+                        .lines()
+                        .filter(l -> l.startsWith("schedulerops_extender_requests_total{") && l.contains(labelFilter))
+                        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                        .sum())
+                .sum();
+    }
+
+    // --- pods ----------------------------------------------------------------------------------------------
+
+    private Pod createPod(String schedulerName) {
+        Pod pod = new PodBuilder()
+                .withNewMetadata()
+                .withName(schedulerName + "-pod-" + (++podCounter))
+                .withNamespace(namespace)
+                .endMetadata()
+                .withNewSpec()
+                .withSchedulerName(schedulerName)
+                .addNewToleration()
+                .withKey(KWOK_TAINT)
+                .withOperator("Exists")
+                .withEffect("NoSchedule")
+                .endToleration()
+                .withNewSecurityContext()
+                .withRunAsNonRoot(true)
+                .withRunAsUser(65532L)
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
+                .endSecurityContext()
+                .addNewContainer()
+                .withName("app")
+                .withImage("registry.k8s.io/pause:3.10")
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("10m"))
+                .endResources()
+                .withNewSecurityContext()
+                .withAllowPrivilegeEscalation(false)
+                .withNewCapabilities()
+                .withDrop("ALL")
+                .endCapabilities()
+                .endSecurityContext()
+                .endContainer()
+                .endSpec()
+                .build();
+        return client.resource(pod).create();
+    }
+
+    /** Any update is a cluster event that makes kube-scheduler retry a pod an extender rejected. */
+    private void nudge(Pod pod) {
+        client.pods().inNamespace(namespace).withName(name(pod)).edit(p -> {
+            p.getMetadata()
+                    .getAnnotations()
+                    .put("in-cluster/retry", Instant.now().toString());
+            return p;
+        });
+    }
+
+    private String awaitBound(Pod pod) {
+        return client.pods()
+                .inNamespace(namespace)
+                .withName(name(pod))
+                .waitUntilCondition(
+                        p -> p != null && p.getSpec().getNodeName() != null, BIND.toSeconds(), TimeUnit.SECONDS)
+                .getSpec()
+                .getNodeName();
+    }
+
+    private Event awaitEvent(Pod pod, String reason) {
+        Event[] found = new Event[1];
+        Await.until(BIND, "a " + reason + " event for pod " + name(pod), () -> {
+            found[0] = client.v1().events().inNamespace(namespace).list().getItems().stream()
+                    .filter(e -> name(pod).equals(e.getInvolvedObject().getName()))
+                    .filter(e -> reason.equals(e.getReason()))
+                    .findFirst()
+                    .orElse(null);
+            return found[0] != null;
+        });
+        return found[0];
+    }
+
+    private void awaitGone(Pod pod) {
+        Await.until(
+                ROLLOUT,
+                "pod " + name(pod) + " is gone",
+                () -> client.pods()
+                                .inNamespace(pod.getMetadata().getNamespace())
+                                .withName(name(pod))
+                                .get()
+                        == null);
+    }
+
+    private List<Pod> productPods(String profile) {
+        return client.pods()
+                .inNamespace(namespace)
+                .withLabel("schedulerops.dev/profile", profile)
+                .list()
+                .getItems();
+    }
+
+    private List<Pod> podsOnTheRealNode() {
+        return client.pods().inAnyNamespace().list().getItems().stream()
+                .filter(p -> node.equals(p.getSpec().getNodeName()))
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+    }
+
+    private Pod singlePod(String ns, Map<String, String> labels) {
+        List<Pod> pods = client.pods().inNamespace(ns).withLabels(labels).list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+        assertThat(pods).as("pods %s in %s", labels, ns).hasSize(1);
+        return pods.get(0);
+    }
+
+    private Pod pod(Pod pod) {
+        return client.pods().inNamespace(namespace).withName(name(pod)).get();
+    }
+
+    private void assertRunningOnTheRealNode(Pod pod) {
+        Pod current = client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(name(pod))
+                .get();
+        assertThat(current.getSpec().getNodeName()).as("node of %s", name(pod)).isEqualTo(node);
+        assertThat(current.getStatus().getContainerStatuses())
+                .as("containers of %s", name(pod))
+                .isNotEmpty()
+                .allSatisfy(c -> {
+                    assertThat(c.getReady()).as("%s ready", c.getName()).isTrue();
+                    assertThat(c.getRestartCount())
+                            .as("%s restartCount", c.getName())
+                            .isZero();
+                });
+    }
+
+    private static Pod only(List<Pod> pods, String component) {
+        List<Pod> matching =
+                pods.stream().filter(p -> component(p).equals(component)).toList();
+        assertThat(matching).as("%s pods", component).hasSize(1);
+        return matching.get(0);
+    }
+
+    private static String component(Pod pod) {
+        return pod.getMetadata().getLabels().getOrDefault("app.kubernetes.io/component", "");
+    }
+
+    private static List<String> podNames(List<Pod> pods, String component) {
+        return pods.stream()
+                .filter(p -> component(p).equals(component))
+                .map(p -> p.getMetadata().getName())
+                .sorted()
+                .toList();
+    }
+
+    private static Map<String, String> containerIds(List<Pod> pods) {
+        return pods.stream()
+                .flatMap(p -> p.getStatus().getContainerStatuses().stream()
+                        .map(c -> Map.entry(p.getMetadata().getName() + "/" + c.getName(), c.getContainerID())))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
+    private static boolean isReady(Pod pod) {
+        return pod.getStatus() != null
+                && pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    private static Instant readySince(Pod pod) {
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))
+                .map(PodCondition::getLastTransitionTime)
+                .map(Instant::parse)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("pod " + name(pod) + " is not Ready"));
+    }
+
+    private static Instant scheduledAt(Pod pod) {
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> "PodScheduled".equals(c.getType()) && "True".equals(c.getStatus()))
+                .map(PodCondition::getLastTransitionTime)
+                .map(Instant::parse)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("pod " + name(pod) + " is not scheduled"));
+    }
+
+    private static String name(Pod pod) {
+        return pod.getMetadata().getName();
+    }
+
+    private void setLabel(String nodeName, String key, String value) {
+        client.nodes().withName(nodeName).edit(n -> {
+            if (value == null) {
+                n.getMetadata().getLabels().remove(key);
+            } else {
+                n.getMetadata().getLabels().put(key, value);
+            }
+            return n;
+        });
+    }
+
+    private Deployment deployment(String ns, String name) {
+        return client.apps().deployments().inNamespace(ns).withName(name).get();
+    }
+
+    // --- tools ---------------------------------------------------------------------------------------------
+
+    private Commands.Result kubectl(String... args) {
+        List<String> command = new ArrayList<>(List.of(kubectlPath(), "--kubeconfig", kubeconfig()));
+        command.addAll(List.of(args));
+        return Commands.run(command, Duration.ofMinutes(4));
+    }
+
+    private static String kubectlPath() {
+        return Commands.kubectl();
+    }
+
+    private String kubeconfig() {
+        return cluster.kubeconfig().toString();
+    }
+
+    private static String repo(String relative) {
+        return E2eSettings.repoRoot().resolve(relative).toString();
+    }
+
+    private static Path helm() {
+        String property = System.getProperty("schedulerops.helm");
+        Path path = property != null && !property.isBlank()
+                ? Path.of(property)
+                : Path.of(System.getProperty("user.home"), ".cache/schedulerops/tools/helm");
+        assertThat(path)
+                .as("helm (deploy/helm/build-helm builds it; ./test passes -Dschedulerops.helm)")
+                .isExecutable();
+        return path;
+    }
+
+    private static String post(String ip, String path, String body) {
+        return send(HttpRequest.newBuilder(URI.create("http://" + ip + ":" + Names.EXTENDER_PORT + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static String get(String ip, String path) {
+        return send(HttpRequest.newBuilder(URI.create("http://" + ip + ":" + Names.EXTENDER_PORT + path))
+                .GET());
+    }
+
+    private static String send(HttpRequest.Builder request) {
+        try {
+            return HTTP.send(request.timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString())
+                    .body();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
