@@ -8,7 +8,7 @@ import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.RealNode;
-import dev.schedulerops.operator.render.Names;
+import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
