@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,6 +90,47 @@ class DeployManifestsTest {
         assertCrdCopiesInSync();
     }
 
+    /** The release version is written once (root pom); every file users install from carries it as set-version writes. */
+    @Test
+    void everyInstallFileCarriesTheReleaseVersion() throws IOException {
+        String version = E2eSettings.releaseVersion();
+        Path root = E2eSettings.repoRoot();
+        Path copy = Files.createTempDirectory(E2eSettings.targetDir(), "set-version");
+        List<String> files = List.of(
+                "pom.xml",
+                "README.md",
+                "extender/README.md",
+                "deploy/README.md",
+                "deploy/set-version",
+                "deploy/kustomization.yaml",
+                "deploy/operator/deployment.yaml",
+                "deploy/helm/schedulerops/Chart.yaml");
+        for (String file : files) {
+            Files.createDirectories(copy.resolve(file).getParent());
+            Files.copy(root.resolve(file), copy.resolve(file), StandardCopyOption.COPY_ATTRIBUTES);
+        }
+        Commands.run(List.of(copy.resolve("deploy/set-version").toString()), Duration.ofSeconds(30))
+                .requireSuccess("deploy/set-version");
+        for (String file : files) {
+            assertThat(Files.readString(copy.resolve(file)))
+                    .as(
+                            "%s as deploy/set-version writes it from <image.tag> %s (run deploy/set-version)",
+                            file, version)
+                    .isEqualTo(Files.readString(root.resolve(file)));
+        }
+
+        JsonNode chart = Commands.yamlDocuments(Files.readString(root.resolve("deploy/helm/schedulerops/Chart.yaml")))
+                .get(0);
+        assertThat(chart.path("version").asText()).isEqualTo(version);
+        assertThat(chart.path("appVersion").asText()).isEqualTo(version);
+        JsonNode deployment = Commands.find(Commands.kustomize(), "Deployment", OPERATOR);
+        assertThat(deployment
+                        .at("/metadata/labels")
+                        .path("app.kubernetes.io/version")
+                        .asText())
+                .isEqualTo(version);
+    }
+
     @Test
     void clusterRoleIsLeastPrivilege() {
         JsonNode role = Commands.find(Commands.kustomize(), "ClusterRole", OPERATOR);
@@ -136,7 +178,8 @@ class DeployManifestsTest {
         assertThat(pod.at("/securityContext/runAsNonRoot").asBoolean()).isTrue();
         assertThat(pod.at("/securityContext/runAsUser").asInt()).isEqualTo(65532);
         assertThat(pod.at("/securityContext/seccompProfile/type").asText()).isEqualTo("RuntimeDefault");
-        assertThat(container.at("/image").asText()).isEqualTo("ghcr.io/schedulerops/schedulerops-operator:0.1.0");
+        assertThat(container.at("/image").asText())
+                .isEqualTo("ghcr.io/schedulerops/schedulerops-operator:" + E2eSettings.releaseVersion());
         assertThat(Commands.strings(container.at("/args"))).containsExactly("run");
         assertThat(container.at("/securityContext/allowPrivilegeEscalation").asBoolean(true))
                 .isFalse();
@@ -166,7 +209,7 @@ class DeployManifestsTest {
                 .as("all namespaces: no value (the API server drops an empty one, so every apply would patch it)")
                 .isFalse();
         assertThat(env.get("SCHEDULEROPS_EXTENDER_IMAGE").path("value").asText())
-                .isEqualTo("ghcr.io/schedulerops/schedulerops-extender:0.1.0");
+                .isEqualTo("ghcr.io/schedulerops/schedulerops-extender:" + E2eSettings.releaseVersion());
         assertThat(env.get("SCHEDULEROPS_SCHEDULER_IMAGE_REPOSITORY")
                         .path("value")
                         .asText())

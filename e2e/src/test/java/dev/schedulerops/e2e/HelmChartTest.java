@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schedulerops.e2e.support.Commands;
+import dev.schedulerops.e2e.support.E2eSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -124,7 +125,9 @@ class HelmChartTest {
         assertThat(env)
                 .containsEntry("SCHEDULEROPS_WATCH_NAMESPACES", "team-a,team-b")
                 .containsEntry("SCHEDULEROPS_LEADER_ELECTION", "false")
-                .containsEntry("SCHEDULEROPS_EXTENDER_IMAGE", "registry.example.com/ops/extender:0.1.0");
+                .containsEntry(
+                        "SCHEDULEROPS_EXTENDER_IMAGE",
+                        "registry.example.com/ops/extender:" + E2eSettings.releaseVersion());
         assertThat(chart.stream().map(o -> o.path("kind").asText())).doesNotContain("Service");
     }
 

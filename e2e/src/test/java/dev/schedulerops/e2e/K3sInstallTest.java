@@ -40,7 +40,7 @@ import org.testcontainers.utility.DockerImageName;
  * <p>Needs a Docker engine (skipped without one, as on the development machines here) and the operator and extender
  * images in a registry the k3s node can pull from: {@code ./mvnw -pl operator,extender -am package
  * jib:build -Dimage.registry=REGISTRY}, then run with {@code -Dschedulerops.image.registry=REGISTRY} (default: the published
- * {@code ghcr.io/schedulerops}) and {@code -Dschedulerops.image.tag=TAG} (default {@code 0.1.0}).
+ * {@code ghcr.io/schedulerops}) and {@code -Dschedulerops.image.tag=TAG} (default: the release version, {@code <image.tag>} of the root pom).
  */
 class K3sInstallTest {
 
@@ -48,7 +48,7 @@ class K3sInstallTest {
 
     private static final String K3S_IMAGE = System.getProperty("schedulerops.k3s.image", "rancher/k3s:v1.33.1-k3s1");
     private static final String REGISTRY = System.getProperty("schedulerops.image.registry", "ghcr.io/schedulerops");
-    private static final String TAG = System.getProperty("schedulerops.image.tag", "0.1.0");
+    private static final String TAG = System.getProperty("schedulerops.image.tag", E2eSettings.releaseVersion());
     private static final String PROFILE_NAMESPACE = "schedulerops-k3s";
     private static final String PROFILE = "label-priority";
     private static final String LABEL_KEY = "priority.lixueduan.com";
@@ -95,9 +95,12 @@ class K3sInstallTest {
                         Duration.ofMinutes(1))
                 .requireSuccess("kubectl kustomize deploy/")
                 .stdout()
-                .replace("ghcr.io/schedulerops/schedulerops-operator:0.1.0", REGISTRY + "/schedulerops-operator:" + TAG)
                 .replace(
-                        "ghcr.io/schedulerops/schedulerops-extender:0.1.0", REGISTRY + "/schedulerops-extender:" + TAG);
+                        "ghcr.io/schedulerops/schedulerops-operator:" + E2eSettings.releaseVersion(),
+                        REGISTRY + "/schedulerops-operator:" + TAG)
+                .replace(
+                        "ghcr.io/schedulerops/schedulerops-extender:" + E2eSettings.releaseVersion(),
+                        REGISTRY + "/schedulerops-extender:" + TAG);
         client.load(stream(manifests)).forceConflicts().serverSideApply();
 
         Deployment operator = client.apps()

@@ -1,7 +1,11 @@
 package dev.schedulerops.e2e.support;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Where the repository and the e2e module's build directory are (set by the e2e pom). */
 public final class E2eSettings {
@@ -55,6 +59,23 @@ public final class E2eSettings {
                     + " (./mvnw -pl e2e -am verify builds it before the e2e tests)");
         }
         return jar;
+    }
+
+    /**
+     * The release version: {@code <image.tag>} of the root pom.xml, the one place it is written by hand
+     * ({@code deploy/set-version} copies it into deploy/ and the READMEs).
+     */
+    public static String releaseVersion() {
+        Path pom = repoRoot().resolve("pom.xml");
+        try {
+            Matcher tag = Pattern.compile("<image\\.tag>([^<]+)</image\\.tag>").matcher(Files.readString(pom));
+            if (!tag.find()) {
+                throw new IllegalStateException("no <image.tag> in " + pom);
+            }
+            return tag.group(1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public static Path clusterScript() {

@@ -15,7 +15,8 @@ public final class Samples {
     public static final Path DIR = Path.of("..", "samples");
     public static final ClusterFacts FACTS = new ClusterFacts(
             "1.33.13",
-            "ghcr.io/schedulerops/schedulerops-extender:0.1.0",
+            // A fixed tag, not the release version: a release (deploy/set-version) leaves the goldens alone.
+            "ghcr.io/schedulerops/schedulerops-extender:golden",
             ClusterFacts.DEFAULT_SCHEDULER_IMAGE_REPOSITORY);
 
     private Samples() {}
