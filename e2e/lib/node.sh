@@ -361,7 +361,8 @@ node_taint_kwok() {
   kc taint nodes $kwok_nodes kwok.x-k8s.io/node=fake:NoSchedule --overwrite >/dev/null
 }
 
-real_node_exists() { [ -f "$(node_state)/.up" ]; }
+# Live facts only: the marker survives a killed run or a reboot, the node object does not survive a new cluster.
+real_node_exists() { [ -f "$(node_state)/.up" ] && kc get node "$NODE_NAME" >/dev/null 2>&1; }
 
 real_node() {
   node_require
