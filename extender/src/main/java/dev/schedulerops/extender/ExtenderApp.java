@@ -6,6 +6,7 @@ import dev.schedulerops.extender.http.ExtenderMetrics;
 import dev.schedulerops.extender.http.ExtenderServer;
 import dev.schedulerops.extender.nodecache.InformerNodeCache;
 import dev.schedulerops.extender.nodecache.NodeCache;
+import dev.schedulerops.extender.tls.TlsMaterialException;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -22,9 +23,12 @@ final class ExtenderApp {
     static int run(ExtenderConfig config) {
         Logger log = LoggerFactory.getLogger(ExtenderApp.class);
         log.info(
-                "starting extender: labelKey={} port={} bindAddress={} nodeCache={} maxBodyBytes={}",
+                "starting extender: labelKey={} port={} healthPort={} tlsMode={} bindAddress={} nodeCache={}"
+                        + " maxBodyBytes={}",
                 config.labelKey(),
                 config.port(),
+                config.healthPort(),
+                config.tls().mode(),
                 config.bindAddress(),
                 config.nodeCache(),
                 config.maxBodyBytes());
@@ -40,6 +44,8 @@ final class ExtenderApp {
         ExtenderServer server = new ExtenderServer(
                 config.bindAddress(),
                 config.port(),
+                config.healthPort(),
+                config.tls(),
                 config.maxBodyBytes(),
                 config.shutdownGrace(),
                 new ExtenderVerbs(config.labelKey(), cache, binder),
@@ -47,8 +53,17 @@ final class ExtenderApp {
                 new ExtenderMetrics());
         try {
             server.start();
+        } catch (TlsMaterialException e) {
+            log.error("cannot start: the TLS material cannot be used: {}", e.getMessage());
+            shutdown(null, cache, client);
+            return 1;
         } catch (Exception e) {
-            log.error("cannot start the HTTP server on {}:{}: {}", config.bindAddress(), config.port(), e.toString());
+            log.error(
+                    "cannot start the HTTP server on {}:{} (health port {}): {}",
+                    config.bindAddress(),
+                    config.port(),
+                    config.healthPort(),
+                    e.toString());
             shutdown(null, cache, client);
             return 1;
         }

@@ -1,17 +1,28 @@
 package dev.schedulerops.extender;
 
+import dev.schedulerops.extender.tls.TlsMode;
+import dev.schedulerops.extender.tls.TlsSettings;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
-/** The extender's settings, read once at start-up from options and environment. */
+/**
+ * The extender's settings, read once at start-up from options and environment.
+ *
+ * @param port the verb port (plain HTTP, or HTTPS with TLS)
+ * @param healthPort the port of /healthz, /readyz and /metrics, always plain HTTP
+ * @param tls the verb port's TLS mode and material
+ */
 public record ExtenderConfig(
         String labelKey,
         int port,
+        int healthPort,
         String bindAddress,
         boolean nodeCache,
         int maxBodyBytes,
         LogFormat logFormat,
-        Duration shutdownGrace) {
+        Duration shutdownGrace,
+        TlsSettings tls) {
 
     public enum LogFormat {
         json,
@@ -30,6 +41,13 @@ public record ExtenderConfig(
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be between 0 and 65535, got " + port);
         }
+        if (healthPort < 0 || healthPort > 65535) {
+            throw new IllegalArgumentException("health port must be between 0 and 65535, got " + healthPort);
+        }
+        if (healthPort == port && port != 0) {
+            throw new IllegalArgumentException("the health port (--health-port, SCHEDULEROPS_HEALTH_PORT) must differ"
+                    + " from the verb port (--port, SCHEDULEROPS_PORT), both are " + port);
+        }
         if (bindAddress == null || bindAddress.isBlank()) {
             throw new IllegalArgumentException("bind address must not be empty");
         }
@@ -39,6 +57,49 @@ public record ExtenderConfig(
         if (shutdownGrace.isNegative()) {
             throw new IllegalArgumentException("shutdown grace must not be negative");
         }
+    }
+
+    /**
+     * The TLS settings from the raw option values, or an {@link IllegalArgumentException} that says which variable to
+     * set.
+     */
+    public static TlsSettings tls(
+            TlsMode mode, String certFile, String keyFile, String clientCaFile, long reloadSeconds) {
+        if (mode == null) {
+            throw new IllegalArgumentException(
+                    "a TLS mode is required (--tls-mode or SCHEDULEROPS_TLS_MODE: disabled, server or mutual)");
+        }
+        if (reloadSeconds < 1) {
+            throw new IllegalArgumentException("the TLS reload interval (--tls-reload-seconds,"
+                    + " SCHEDULEROPS_TLS_RELOAD_SECONDS) must be at least 1 second, got " + reloadSeconds);
+        }
+        Duration reload = Duration.ofSeconds(reloadSeconds);
+        if (mode == TlsMode.disabled) {
+            return new TlsSettings(mode, null, null, null, reload);
+        }
+        if (blank(certFile)) {
+            throw new IllegalArgumentException("TLS mode " + mode + " needs the serving certificate: set"
+                    + " SCHEDULEROPS_TLS_CERT_FILE (or --tls-cert-file) to a PEM file, leaf first");
+        }
+        if (blank(keyFile)) {
+            throw new IllegalArgumentException("TLS mode " + mode + " needs the serving certificate's private key: set"
+                    + " SCHEDULEROPS_TLS_KEY_FILE (or --tls-key-file) to an unencrypted PKCS#8 PEM file");
+        }
+        if (mode == TlsMode.mutual && blank(clientCaFile)) {
+            throw new IllegalArgumentException("TLS mode mutual needs the CA bundle that client certificates are"
+                    + " checked against: set SCHEDULEROPS_TLS_CLIENT_CA_FILE (or --tls-client-ca-file) to a PEM file"
+                    + " of one or more CA certificates, or use SCHEDULEROPS_TLS_MODE=server to accept any client");
+        }
+        return new TlsSettings(
+                mode,
+                Path.of(certFile),
+                Path.of(keyFile),
+                mode == TlsMode.mutual ? Path.of(clientCaFile) : null,
+                reload);
+    }
+
+    private static boolean blank(String value) {
+        return value == null || value.isBlank();
     }
 
     /** Why {@code key} is not a valid Kubernetes label key (a qualified name), or null when it is. */

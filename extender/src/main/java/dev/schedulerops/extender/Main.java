@@ -1,5 +1,6 @@
 package dev.schedulerops.extender;
 
+import dev.schedulerops.extender.tls.TlsMode;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -18,7 +19,8 @@ import picocli.CommandLine.Spec;
         usageHelpAutoWidth = true,
         description = {
             "kube-scheduler extender (v1 protocol) that filters and scores nodes by one label.",
-            "Serves POST /filter, /filter_onlyone, /prioritize, /bind, /preempt and GET /healthz, /readyz, /metrics.",
+            "Serves POST /filter, /filter_onlyone, /prioritize, /bind, /preempt on the verb port (HTTP, or HTTPS with",
+            "--tls-mode server|mutual) and GET /healthz, /readyz, /metrics on the health port (always plain HTTP).",
             "Every option falls back to the environment variable named in its description."
         })
 public final class Main implements Callable<Integer> {
@@ -37,9 +39,17 @@ public final class Main implements Callable<Integer> {
             names = "--port",
             paramLabel = "PORT",
             defaultValue = "${env:SCHEDULEROPS_PORT:-8080}",
-            description = "Port for the verbs, /healthz, /readyz and /metrics; 0 picks a free one"
+            description = "Verb port (only the extender verbs, HTTPS when TLS is on); 0 picks a free one"
                     + " (env SCHEDULEROPS_PORT, default ${DEFAULT-VALUE}).")
     private int port;
+
+    @Option(
+            names = "--health-port",
+            paramLabel = "PORT",
+            defaultValue = "${env:SCHEDULEROPS_HEALTH_PORT:-8081}",
+            description = "Port for /healthz, /readyz and /metrics only, always plain HTTP; 0 picks a free one"
+                    + " (env SCHEDULEROPS_HEALTH_PORT, default ${DEFAULT-VALUE}).")
+    private int healthPort;
 
     @Option(
             names = "--bind-address",
@@ -83,6 +93,47 @@ public final class Main implements Callable<Integer> {
                     + " (env SCHEDULEROPS_SHUTDOWN_GRACE, default ${DEFAULT-VALUE}).")
     private long shutdownGraceSeconds;
 
+    @Option(
+            names = "--tls-mode",
+            paramLabel = "disabled|server|mutual",
+            defaultValue = "${env:SCHEDULEROPS_TLS_MODE:-disabled}",
+            description = "Verb port protection: disabled (plain HTTP), server (HTTPS) or mutual (HTTPS and a client"
+                    + " certificate from a CA of --tls-client-ca-file, checked at the handshake)"
+                    + " (env SCHEDULEROPS_TLS_MODE, default ${DEFAULT-VALUE}).")
+    private TlsMode tlsMode;
+
+    @Option(
+            names = "--tls-cert-file",
+            paramLabel = "FILE",
+            defaultValue = "${env:SCHEDULEROPS_TLS_CERT_FILE}",
+            description = "PEM serving certificate, leaf first, then intermediates; server and mutual"
+                    + " (env SCHEDULEROPS_TLS_CERT_FILE).")
+    private String tlsCertFile;
+
+    @Option(
+            names = "--tls-key-file",
+            paramLabel = "FILE",
+            defaultValue = "${env:SCHEDULEROPS_TLS_KEY_FILE}",
+            description = "PEM unencrypted PKCS#8 private key of the serving certificate (EC or RSA); server and mutual"
+                    + " (env SCHEDULEROPS_TLS_KEY_FILE).")
+    private String tlsKeyFile;
+
+    @Option(
+            names = "--tls-client-ca-file",
+            paramLabel = "FILE",
+            defaultValue = "${env:SCHEDULEROPS_TLS_CLIENT_CA_FILE}",
+            description = "PEM bundle of the CA certificates trusted for client certificates; mutual"
+                    + " (env SCHEDULEROPS_TLS_CLIENT_CA_FILE).")
+    private String tlsClientCaFile;
+
+    @Option(
+            names = "--tls-reload-seconds",
+            paramLabel = "SECONDS",
+            defaultValue = "${env:SCHEDULEROPS_TLS_RELOAD_SECONDS:-10}",
+            description = "How often the TLS files are checked for new content"
+                    + " (env SCHEDULEROPS_TLS_RELOAD_SECONDS, default ${DEFAULT-VALUE}).")
+    private long tlsReloadSeconds;
+
     public static void main(String[] args) {
         int exitCode = commandLine().execute(args);
         if (exitCode != 0) {
@@ -100,11 +151,13 @@ public final class Main implements Callable<Integer> {
             return new ExtenderConfig(
                     labelKey,
                     port,
+                    healthPort,
                     bindAddress,
                     nodeCache,
                     maxBodyBytes,
                     logFormat,
-                    Duration.ofSeconds(shutdownGraceSeconds));
+                    Duration.ofSeconds(shutdownGraceSeconds),
+                    ExtenderConfig.tls(tlsMode, tlsCertFile, tlsKeyFile, tlsClientCaFile, tlsReloadSeconds));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -38,7 +38,51 @@ class MainTest {
                 .contains("--node-cache", "SCHEDULEROPS_NODE_CACHE")
                 .contains("--max-body-bytes", "SCHEDULEROPS_MAX_BODY_BYTES")
                 .contains("--log-format", "SCHEDULEROPS_LOG_FORMAT")
-                .contains("--shutdown-grace", "SCHEDULEROPS_SHUTDOWN_GRACE");
+                .contains("--shutdown-grace", "SCHEDULEROPS_SHUTDOWN_GRACE")
+                .contains("--health-port", "SCHEDULEROPS_HEALTH_PORT")
+                .contains("--tls-mode", "SCHEDULEROPS_TLS_MODE")
+                .contains("--tls-cert-file", "SCHEDULEROPS_TLS_CERT_FILE")
+                .contains("--tls-key-file", "SCHEDULEROPS_TLS_KEY_FILE")
+                .contains("--tls-client-ca-file", "SCHEDULEROPS_TLS_CLIENT_CA_FILE")
+                .contains("--tls-reload-seconds", "SCHEDULEROPS_TLS_RELOAD_SECONDS");
+    }
+
+    @Test
+    void tlsSettingsThatCannotWorkAreUsageErrorsNamingTheVariable() {
+        Run noCa = run("--label-key", "a", "--tls-mode", "mutual", "--tls-cert-file", "c", "--tls-key-file", "k");
+        Run noCert = run("--label-key", "a", "--tls-mode", "server", "--tls-key-file", "k");
+        Run noKey = run("--label-key", "a", "--tls-mode", "MUTUAL", "--tls-cert-file", "c");
+
+        assertThat(noCa.exitCode()).isEqualTo(2);
+        assertThat(noCa.err())
+                .contains("TLS mode mutual needs the CA bundle")
+                .contains("SCHEDULEROPS_TLS_CLIENT_CA_FILE");
+        assertThat(noCert.err())
+                .contains("TLS mode server needs the serving certificate", "SCHEDULEROPS_TLS_CERT_FILE");
+        assertThat(noKey.err()).contains("TLS mode mutual needs", "SCHEDULEROPS_TLS_KEY_FILE");
+        assertThat(run("--label-key", "a", "--tls-mode", "strict").err()).contains("disabled, server, mutual");
+        assertThat(run("--label-key", "a", "--tls-reload-seconds", "0").err())
+                .contains("SCHEDULEROPS_TLS_RELOAD_SECONDS")
+                .contains("at least 1 second");
+        assertThat(run("--label-key", "a", "--port", "9000", "--health-port", "9000")
+                        .err())
+                .contains("SCHEDULEROPS_HEALTH_PORT")
+                .contains("must differ from the verb port");
+        assertThat(run("--label-key", "a", "--health-port", "70000").err())
+                .contains("health port must be between 0 and 65535");
+    }
+
+    @Test
+    void serverModeNeedsNoClientCaAndDisabledNeedsNoFiles() {
+        assertThat(ExtenderConfig.tls(dev.schedulerops.extender.tls.TlsMode.server, "/c", "/k", null, 10)
+                        .clientCaFile())
+                .isNull();
+        assertThat(ExtenderConfig.tls(dev.schedulerops.extender.tls.TlsMode.disabled, null, null, null, 10)
+                        .enabled())
+                .isFalse();
+        assertThat(ExtenderConfig.tls(dev.schedulerops.extender.tls.TlsMode.mutual, "/c", "/k", "/ca", 7)
+                        .reloadInterval())
+                .isEqualTo(java.time.Duration.ofSeconds(7));
     }
 
     @Test
@@ -103,7 +147,10 @@ class MainTest {
                         "SCHEDULEROPS_NODE_CACHE", "true",
                         "SCHEDULEROPS_MAX_BODY_BYTES", "1048576",
                         "SCHEDULEROPS_LOG_FORMAT", "json",
-                        "SCHEDULEROPS_SHUTDOWN_GRACE", "3"),
+                        "SCHEDULEROPS_SHUTDOWN_GRACE", "3",
+                        "SCHEDULEROPS_HEALTH_PORT", "9092",
+                        "SCHEDULEROPS_TLS_MODE", "server",
+                        "SCHEDULEROPS_TLS_RELOAD_SECONDS", "30"),
                 "--help");
         // The usage wraps descriptions to the terminal width: compare with single spaces.
         String usage = run.out().replaceAll("\\s+", " ");
@@ -115,7 +162,10 @@ class MainTest {
                 .contains("(env SCHEDULEROPS_NODE_CACHE, default true)")
                 .contains("(env SCHEDULEROPS_MAX_BODY_BYTES, default 1048576)")
                 .contains("(env SCHEDULEROPS_LOG_FORMAT, default json)")
-                .contains("(env SCHEDULEROPS_SHUTDOWN_GRACE, default 3)");
+                .contains("(env SCHEDULEROPS_SHUTDOWN_GRACE, default 3)")
+                .contains("(env SCHEDULEROPS_HEALTH_PORT, default 9092)")
+                .contains("(env SCHEDULEROPS_TLS_MODE, default server)")
+                .contains("(env SCHEDULEROPS_TLS_RELOAD_SECONDS, default 30)");
     }
 
     @Test
@@ -128,7 +178,10 @@ class MainTest {
                 .contains("(env SCHEDULEROPS_NODE_CACHE, default false)")
                 .contains("(env SCHEDULEROPS_MAX_BODY_BYTES, default 67108864)")
                 .contains("(env SCHEDULEROPS_LOG_FORMAT, default text)")
-                .contains("(env SCHEDULEROPS_SHUTDOWN_GRACE, default 10)");
+                .contains("(env SCHEDULEROPS_SHUTDOWN_GRACE, default 10)")
+                .contains("(env SCHEDULEROPS_HEALTH_PORT, default 8081)")
+                .contains("(env SCHEDULEROPS_TLS_MODE, default disabled)")
+                .contains("(env SCHEDULEROPS_TLS_RELOAD_SECONDS, default 10)");
     }
 
     /**

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The extender's packages form layers: the wire format ({@code protocol}), the rule ({@code scoring}) and the node
- * cache at the bottom; {@code bind} on the protocol; {@code verbs} (what each verb answers) on those; {@code http}
- * (Jetty) on {@code verbs}; the root package (Main, ExtenderApp, ExtenderConfig) wires them. A package may import
+ * cache at the bottom, and the TLS material ({@code tls}: PEM files, reloading); {@code bind} on the protocol; {@code verbs} (what each verb answers) on those; {@code http}
+ * (Jetty) on {@code verbs} and {@code tls}; the root package (Main, ExtenderApp, ExtenderConfig) wires them. A package may import
  * only from the packages listed for it (its own always); this test reads every main source file's imports. The
  * checker is the operator's {@code PackageLayeringTest}, repeated here since the modules share no test code.
  */
@@ -31,8 +31,9 @@ class PackageLayeringTest {
             "nodecache", Set.of(),
             "bind", Set.of("protocol"),
             "verbs", Set.of("protocol", "scoring", "nodecache", "bind"),
-            "http", Set.of("protocol", "verbs"),
-            "", Set.of("protocol", "scoring", "nodecache", "bind", "verbs", "http"));
+            "tls", Set.of(),
+            "http", Set.of("protocol", "verbs", "tls"),
+            "", Set.of("protocol", "scoring", "nodecache", "bind", "verbs", "http", "tls"));
 
     @Test
     void everyImportFollowsTheLayers() {

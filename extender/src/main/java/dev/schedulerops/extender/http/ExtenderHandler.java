@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.Content;
@@ -25,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes requests to the extender verbs and the health, readiness and metrics endpoints. Bad input of any kind gets a
+ * Routes requests to the extender verbs (verb port) and the health, readiness and metrics endpoints (health port). Bad input of any kind gets a
  * 4xx answer with a JSON body {@code {"error":"..."}} and one WARN log line; only a bug in the extender yields a 5xx.
  *
  * <p>The body is read into one array sized by {@code Content-Length} (bounded by the configured limit), decoded by
@@ -39,13 +40,24 @@ final class ExtenderHandler extends Handler.Abstract {
     private final ExtenderMetrics metrics;
     private final BooleanSupplier ready;
     private final int maxBodyBytes;
+    private final Predicate<Request> onHealthPort;
 
-    ExtenderHandler(ExtenderVerbs verbs, ExtenderMetrics metrics, BooleanSupplier ready, int maxBodyBytes) {
+    /**
+     * @param onHealthPort whether a request came in on the health port, which serves only /healthz, /readyz and
+     *     /metrics; every other port serves only the verbs. A path served on the other port is answered 404.
+     */
+    ExtenderHandler(
+            ExtenderVerbs verbs,
+            ExtenderMetrics metrics,
+            BooleanSupplier ready,
+            int maxBodyBytes,
+            Predicate<Request> onHealthPort) {
         super(InvocationType.BLOCKING);
         this.verbs = verbs;
         this.metrics = metrics;
         this.ready = ready;
         this.maxBodyBytes = maxBodyBytes;
+        this.onHealthPort = onHealthPort;
     }
 
     @Override
@@ -53,6 +65,9 @@ final class ExtenderHandler extends Handler.Abstract {
         long started = System.nanoTime();
         String path = request.getHttpURI().getPath();
         Route route = Route.forPath(path == null ? "" : path);
+        if (route != null && (route.extenderVerb == null) != onHealthPort.test(request)) {
+            route = null;
+        }
         int status;
         try {
             status = dispatch(route, path, request, response, callback);

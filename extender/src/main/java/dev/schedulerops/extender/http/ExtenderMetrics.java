@@ -1,6 +1,7 @@
 package dev.schedulerops.extender.http;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -13,12 +14,14 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.DoubleSupplier;
 
 /**
  * The extender's Prometheus metrics: {@code schedulerops_extender_requests_total{verb,code}},
  * {@code schedulerops_extender_request_seconds} (histogram per verb), {@code
  * schedulerops_extender_nodes_in_total{verb}} and {@code schedulerops_extender_nodes_out_total{verb}}, plus JVM
- * basics.
+ * basics. With TLS: {@code schedulerops_extender_tls_reloads_total{result="success"|"failure"}} and {@code
+ * schedulerops_extender_tls_certificate_expiry_timestamp_seconds} (the serving certificate's notAfter).
  */
 public final class ExtenderMetrics {
     private static final Duration[] BUCKETS = {
@@ -42,6 +45,8 @@ public final class ExtenderMetrics {
     private final Map<Route, Timer> latency = new EnumMap<>(Route.class);
     private final Map<Route, Counter> nodesIn = new EnumMap<>(Route.class);
     private final Map<Route, Counter> nodesOut = new EnumMap<>(Route.class);
+    private volatile Counter tlsReloadSuccess;
+    private volatile Counter tlsReloadFailure;
     /** HTTP statuses are below this; the request counters are kept per route (plus unknown paths) and status. */
     private static final int STATUSES = 600;
 
@@ -110,6 +115,31 @@ public final class ExtenderMetrics {
                 .tag("verb", route == null ? "other" : route.verb)
                 .tag("code", Integer.toString(status))
                 .register(registry);
+    }
+
+    /**
+     * Registers the TLS metrics: the reload counters (both results, from 0) and the serving certificate's expiry as a
+     * gauge read from {@code expiryEpochSeconds}.
+     */
+    void tls(DoubleSupplier expiryEpochSeconds) {
+        tlsReloadSuccess = tlsReloads("success");
+        tlsReloadFailure = tlsReloads("failure");
+        Gauge.builder("schedulerops.extender.tls.certificate.expiry.timestamp", expiryEpochSeconds::getAsDouble)
+                .description("notAfter of the verb port's serving certificate, in seconds since the epoch")
+                .baseUnit("seconds")
+                .strongReference(true)
+                .register(registry);
+    }
+
+    private Counter tlsReloads(String result) {
+        return Counter.builder("schedulerops.extender.tls.reloads")
+                .description("Attempts to load changed TLS files, by result (a failure keeps the old material)")
+                .tag("result", result)
+                .register(registry);
+    }
+
+    void tlsReloaded(boolean success) {
+        (success ? tlsReloadSuccess : tlsReloadFailure).increment();
     }
 
     void nodes(Route route, int in, int out) {

@@ -1,28 +1,39 @@
 package dev.schedulerops.extender.http;
 
+import dev.schedulerops.extender.tls.TlsReloader;
+import dev.schedulerops.extender.tls.TlsSettings;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The extender's HTTP server: Jetty 12 core (no servlets), one port for the verbs, health, readiness and metrics.
- * {@link #stop()} first turns readiness off, then lets in-flight requests finish within the shutdown grace period.
+ * The extender's HTTP server: Jetty 12 core (no servlets) with two ports. The verb port serves only the extender
+ * verbs, over plain HTTP or, with TLS, over HTTPS (TLS 1.2 and 1.3; in mutual mode a client certificate from a
+ * trusted CA is required at the handshake). The health port serves only /healthz, /readyz and /metrics, always plain
+ * HTTP, so probes and scrapers need no certificate. {@link #stop()} first turns readiness off, then lets in-flight
+ * requests finish within the shutdown grace period.
  */
 public final class ExtenderServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExtenderServer.class);
 
     private final Server server;
-    private final ServerConnector connector;
+    private final ServerConnector verbConnector;
+    private final ServerConnector healthConnector;
+    private final TlsSettings tls;
+    private final TlsReloader reloader;
     private volatile boolean stopping;
 
+    /** Plain HTTP verbs on {@code port}, the health endpoints on a free port ({@link #healthPort()}). */
     public ExtenderServer(
             String bindAddress,
             int port,
@@ -31,6 +42,20 @@ public final class ExtenderServer implements AutoCloseable {
             ExtenderVerbs verbs,
             BooleanSupplier cacheReady,
             ExtenderMetrics metrics) {
+        this(bindAddress, port, 0, TlsSettings.disabled(), maxBodyBytes, shutdownGrace, verbs, cacheReady, metrics);
+    }
+
+    public ExtenderServer(
+            String bindAddress,
+            int port,
+            int healthPort,
+            TlsSettings tls,
+            int maxBodyBytes,
+            Duration shutdownGrace,
+            ExtenderVerbs verbs,
+            BooleanSupplier cacheReady,
+            ExtenderMetrics metrics) {
+        this.tls = tls;
         QueuedThreadPool threads = new QueuedThreadPool(200, 8);
         threads.setName("extender-http");
         server = new Server(threads);
@@ -38,32 +63,86 @@ public final class ExtenderServer implements AutoCloseable {
         http.setSendServerVersion(false);
         http.setSendDateHeader(false);
         http.setOutputBufferSize(64 * 1024);
-        connector = new ServerConnector(server, new HttpConnectionFactory(http));
-        connector.setHost(bindAddress);
-        connector.setPort(port);
-        connector.setAcceptQueueSize(256);
-        server.addConnector(connector);
+        if (tls.enabled()) {
+            reloader = new TlsReloader(tls, metrics::tlsReloaded);
+            metrics.tls(reloader::certificateExpiryEpochSeconds);
+            verbConnector = new ServerConnector(
+                    server,
+                    new SslConnectionFactory(reloader.factory(), HttpVersion.HTTP_1_1.asString()),
+                    new HttpConnectionFactory(http));
+        } else {
+            reloader = null;
+            verbConnector = new ServerConnector(server, new HttpConnectionFactory(http));
+        }
+        verbConnector.setName("verbs");
+        verbConnector.setHost(bindAddress);
+        verbConnector.setPort(port);
+        verbConnector.setAcceptQueueSize(256);
+        server.addConnector(verbConnector);
+        healthConnector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        healthConnector.setName("health");
+        healthConnector.setHost(bindAddress);
+        healthConnector.setPort(healthPort);
+        server.addConnector(healthConnector);
         BooleanSupplier ready = () -> !stopping && cacheReady.getAsBoolean();
-        server.setHandler(new GracefulHandler(new ExtenderHandler(verbs, metrics, ready, maxBodyBytes)));
+        server.setHandler(new GracefulHandler(new ExtenderHandler(
+                verbs,
+                metrics,
+                ready,
+                maxBodyBytes,
+                request -> request.getConnectionMetaData().getConnector() == healthConnector)));
         server.setStopTimeout(shutdownGrace.toMillis());
         server.setStopAtShutdown(false);
     }
 
+    /**
+     * Loads the TLS material (a {@link dev.schedulerops.extender.tls.TlsMaterialException} names the file and what is
+     * wrong), starts both ports and, with TLS, the watch on the files.
+     */
     public ExtenderServer start() throws Exception {
+        if (reloader != null) {
+            reloader.load();
+        }
         server.start();
-        LOG.info("extender listening on {}:{}", connector.getHost(), port());
+        if (reloader != null) {
+            reloader.start();
+        }
+        LOG.info(
+                "extender listening on {}:{} ({}) for the verbs and on port {} (plain HTTP) for /healthz, /readyz,"
+                        + " /metrics",
+                verbConnector.getHost(),
+                port(),
+                switch (tls.mode()) {
+                    case disabled -> "plain HTTP, TLS disabled: anyone who reaches the port can call every verb";
+                    case server -> "HTTPS, no client certificate required";
+                    case mutual -> "HTTPS, client certificate required";
+                },
+                healthPort());
         return this;
     }
 
-    /** The bound port (useful when started on port 0). */
+    /** The bound verb port (useful when started on port 0). */
     public int port() {
-        return connector.getLocalPort();
+        return verbConnector.getLocalPort();
+    }
+
+    /** The bound health port (useful when started on port 0). */
+    public int healthPort() {
+        return healthConnector.getLocalPort();
+    }
+
+    /** The TLS material's reloader; null when TLS is disabled. */
+    public TlsReloader tls() {
+        return reloader;
     }
 
     /** Stops accepting work and waits (up to the grace period) for in-flight requests to complete. */
     public void stop() throws Exception {
         stopping = true;
         LOG.info("extender stopping, waiting up to {} ms for in-flight requests", server.getStopTimeout());
+        if (reloader != null) {
+            reloader.close();
+        }
         server.stop();
         LOG.info("extender stopped");
     }
@@ -76,6 +155,8 @@ public final class ExtenderServer implements AutoCloseable {
     public void close() throws Exception {
         if (!server.isStopped()) {
             stop();
+        } else if (reloader != null) {
+            reloader.close();
         }
     }
 }

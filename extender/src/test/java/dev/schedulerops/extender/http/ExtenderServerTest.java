@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
+import dev.schedulerops.extender.tls.TlsSettings;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The real server on 127.0.0.1, driven over HTTP. */
+/** The real server on 127.0.0.1, driven over HTTP: verbs on the verb port, health and metrics on the health port. */
 class ExtenderServerTest {
     private static final String KEY = "priority.lixueduan.com";
     private static final int MAX_BODY = 64 * 1024;
@@ -46,6 +47,8 @@ class ExtenderServerTest {
         server = new ExtenderServer(
                         "127.0.0.1",
                         0,
+                        0,
+                        TlsSettings.disabled(),
                         MAX_BODY,
                         Duration.ofSeconds(5),
                         new ExtenderVerbs(KEY, cache, args -> args.node().equals("n3") ? "" : "no such node"),
@@ -75,6 +78,15 @@ class ExtenderServerTest {
 
     private HttpResponse<String> get(String path) throws Exception {
         return client.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A GET on the health port, which serves /healthz, /readyz and /metrics. */
+    private HttpResponse<String> health(String path) throws Exception {
+        return client.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.healthPort() + path))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static String fullNodes(String... nameValue) {
@@ -163,7 +175,11 @@ class ExtenderServerTest {
     @Test
     void wrongMethodIs405WithAllow() throws Exception {
         HttpResponse<String> getVerb = get("/filter");
-        HttpResponse<String> postHealth = post("/healthz", "{}");
+        HttpResponse<String> postHealth = client.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.healthPort() + "/healthz"))
+                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
 
         assertThat(getVerb.statusCode()).isEqualTo(405);
         assertThat(getVerb.headers().firstValue("Allow")).hasValue("POST");
@@ -244,13 +260,35 @@ class ExtenderServerTest {
 
     @Test
     void readinessFollowsTheNodeCache() throws Exception {
-        assertThat(get("/healthz").statusCode()).isEqualTo(200);
-        assertThat(get("/readyz").statusCode()).isEqualTo(200);
+        assertThat(health("/healthz").statusCode()).isEqualTo(200);
+        assertThat(health("/readyz").statusCode()).isEqualTo(200);
 
         cache.synced(false);
 
-        assertThat(get("/readyz").statusCode()).isEqualTo(503);
-        assertThat(get("/healthz").statusCode()).isEqualTo(200);
+        assertThat(health("/readyz").statusCode()).isEqualTo(503);
+        assertThat(health("/healthz").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void eachPortServesOnlyItsOwnPaths() throws Exception {
+        assertThat(server.healthPort()).isNotEqualTo(server.port());
+        for (String path : List.of("/healthz", "/readyz", "/metrics")) {
+            HttpResponse<String> response = get(path);
+            assertThat(response.statusCode()).as(path + " on the verb port").isEqualTo(404);
+            assertThat(JSON.readTree(response.body()).get("error").asText()).contains("no such path: " + path);
+        }
+        for (String path : List.of("/filter", "/filter_onlyone", "/prioritize", "/bind", "/preempt")) {
+            HttpResponse<String> response = client.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.healthPort() + path))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(fullNodes("a", "1")))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(path + " on the health port").isEqualTo(404);
+        }
+        assertThat(health("/metrics").body())
+                .contains("schedulerops_extender_requests_total{code=\"404\",verb=\"other\"} 8.0")
+                .contains("schedulerops_extender_nodes_in_total{verb=\"filter\"} 0.0");
     }
 
     @Test
@@ -259,7 +297,7 @@ class ExtenderServerTest {
         post("/filter", "{bad");
         get("/nope");
 
-        String metrics = get("/metrics").body();
+        String metrics = health("/metrics").body();
 
         assertThat(metrics)
                 .contains("schedulerops_extender_requests_total{code=\"200\",verb=\"filter\"} 1.0")
@@ -324,8 +362,11 @@ class ExtenderServerTest {
             assertThat(response).startsWith("HTTP/1.1 200").contains("\"Nodes\":{\"metadata\":{},\"items\":[{");
             stopping.get(10, TimeUnit.SECONDS);
         }
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> get("/healthz")))
-                .as("no new connections after stop")
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> post("/filter", "{}")))
+                .as("no new connections on the verb port after stop")
+                .isNotNull();
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> health("/healthz")))
+                .as("nor on the health port")
                 .isNotNull();
     }
 }
