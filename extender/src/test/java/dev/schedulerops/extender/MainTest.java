@@ -204,6 +204,30 @@ class MainTest {
     }
 
     @Test
+    void unusableTlsMaterialStopsTheStartNamingTheFile() throws Exception {
+        Run run = runJava(
+                Map.of(
+                        "KUBECONFIG", "/nonexistent/kubeconfig",
+                        "SCHEDULEROPS_TLS_MODE", "mutual",
+                        "SCHEDULEROPS_TLS_CERT_FILE", "/nonexistent/tls/tls.crt",
+                        "SCHEDULEROPS_TLS_KEY_FILE", "/nonexistent/tls/tls.key",
+                        "SCHEDULEROPS_TLS_CLIENT_CA_FILE", "/nonexistent/tls/client-ca.crt"),
+                "--label-key",
+                "example.com/tier",
+                "--bind-address",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--health-port",
+                "0");
+
+        assertThat(run.exitCode()).as(run.out()).isEqualTo(1);
+        assertThat(run.out())
+                .contains("tlsMode=mutual")
+                .contains("the TLS material cannot be used: /nonexistent/tls/tls.crt: no such file");
+    }
+
+    @Test
     void logsAsTextOrAsOneJsonObjectPerLine() throws Exception {
         String text = firstLogLines("text");
         String json = firstLogLines("json");
