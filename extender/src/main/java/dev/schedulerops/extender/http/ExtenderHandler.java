@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -74,6 +75,11 @@ final class ExtenderHandler extends Handler.Abstract {
         } catch (HttpFailure failure) {
             status = failure.status;
             LOG.warn("rejected {} {}: {} {}", request.getMethod(), path, status, failure.getMessage());
+            if (!failure.bodyRead) {
+                // The body was not (fully) read: close the connection rather than leave the client guessing whether
+                // Jetty can reuse it, so a pooled client never sends its next request on a connection being closed.
+                response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+            }
             if (failure.status == HttpStatus.METHOD_NOT_ALLOWED_405 && route != null) {
                 response.getHeaders().put(HttpHeader.ALLOW, route.allowedMethods());
             }
@@ -120,7 +126,7 @@ final class ExtenderHandler extends Handler.Abstract {
         try {
             outcome = verbs.answer(route.extenderVerb, body);
         } catch (BadRequestException e) {
-            throw new HttpFailure(HttpStatus.BAD_REQUEST_400, e.getMessage());
+            throw new HttpFailure(HttpStatus.BAD_REQUEST_400, e.getMessage(), true);
         }
         metrics.nodes(route, outcome.nodesIn(), outcome.nodesOut());
         if (outcome.status() != HttpStatus.OK_200) {
@@ -221,9 +227,17 @@ final class ExtenderHandler extends Handler.Abstract {
     private static final class HttpFailure extends Exception {
         final int status;
 
+        /** Whether the request body was read completely, so the connection can serve the next request. */
+        final boolean bodyRead;
+
         HttpFailure(int status, String message) {
+            this(status, message, false);
+        }
+
+        HttpFailure(int status, String message, boolean bodyRead) {
             super(message, null, false, false);
             this.status = status;
+            this.bodyRead = bodyRead;
         }
     }
 }

@@ -310,6 +310,39 @@ class ExtenderServerTest {
     }
 
     @Test
+    void aRefusalBeforeTheBodyIsReadClosesTheConnectionAndADecodedOneKeepsIt() throws Exception {
+        assertThat(rawPost(server.healthPort(), "/filter", fullNodes("a", "1")))
+                .startsWith("HTTP/1.1 404")
+                .containsIgnoringCase("Connection: close");
+        assertThat(rawPost(server.port(), "/filter", "{bad"))
+                .startsWith("HTTP/1.1 400")
+                .doesNotContainIgnoringCase("Connection: close");
+    }
+
+    /** The status line and headers of one keep-alive POST over a raw socket. */
+    private static String rawPost(int port, String path, String body) throws Exception {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream()
+                    .write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                                    + "Content-Length: " + bytes.length + "\r\n\r\n" + body)
+                            .getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            StringBuilder head = new StringBuilder();
+            InputStream in = socket.getInputStream();
+            while (head.indexOf("\r\n\r\n") < 0) {
+                int b = in.read();
+                if (b < 0) {
+                    break;
+                }
+                head.append((char) b);
+            }
+            return head.toString();
+        }
+    }
+
+    @Test
     void concurrentRequestsGetTheirOwnAnswers() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(32);
         try {
