@@ -55,6 +55,7 @@ class ExtenderOnClusterTest {
     private String nodeA;
     private String nodeB;
     private int port;
+    private int healthPort;
     private Path jar;
 
     @BeforeAll
@@ -67,8 +68,9 @@ class ExtenderOnClusterTest {
         nodeA = createNode("a", "5");
         nodeB = createNode("b", null);
         port = LoopbackPorts.free();
-        startJar("extender", port, cluster.kubeconfig(), "--node-cache");
-        Await.until(WAIT, "the extender to become ready", () -> Loopback.status(port, "/readyz") == 200);
+        healthPort = LoopbackPorts.free();
+        startJar("extender", port, healthPort, cluster.kubeconfig(), "--node-cache");
+        Await.until(WAIT, "the extender to become ready", () -> Loopback.status(healthPort, "/readyz") == 200);
     }
 
     @AfterAll
@@ -82,21 +84,24 @@ class ExtenderOnClusterTest {
     void readinessWaitsForTheNodeCacheToSync() throws Exception {
         Path unreachable = cluster.workDir("unreachable").resolve("kubeconfig.yaml");
         Files.writeString(unreachable, kubeconfig("https://127.0.0.1:" + LoopbackPorts.free(), "no-token"));
-        int otherPort = LoopbackPorts.free();
-        ChildProcess blind = startJar("extender-unsynced", otherPort, unreachable, "--node-cache");
+        int otherHealthPort = LoopbackPorts.free();
+        ChildProcess blind =
+                startJar("extender-unsynced", LoopbackPorts.free(), otherHealthPort, unreachable, "--node-cache");
         Await.until(
-                WAIT, "the unsynced extender to serve /healthz", () -> Loopback.status(otherPort, "/healthz") == 200);
+                WAIT,
+                "the unsynced extender to serve /healthz",
+                () -> Loopback.status(otherHealthPort, "/healthz") == 200);
 
         Await.holdsFor(
                 Duration.ofSeconds(3),
                 "the unsynced extender answers /readyz with 503",
-                () -> Loopback.status(otherPort, "/readyz") == 503);
-        assertThat(Loopback.status(otherPort, "/readyz"))
+                () -> Loopback.status(otherHealthPort, "/readyz") == 503);
+        assertThat(Loopback.status(otherHealthPort, "/readyz"))
                 .as("ready without a synced cache")
                 .isEqualTo(503);
         blind.stop(Duration.ofSeconds(10));
 
-        assertThat(Loopback.status(port, "/readyz"))
+        assertThat(Loopback.status(healthPort, "/readyz"))
                 .as("the extender with a reachable API server")
                 .isEqualTo(200);
     }
@@ -213,11 +218,12 @@ class ExtenderOnClusterTest {
         Path kubeconfig = cluster.workDir("service-account").resolve("kubeconfig.yaml");
         Files.writeString(kubeconfig, kubeconfig(client.getMasterUrl().toString(), token));
         int restrictedPort = LoopbackPorts.free();
-        startJar("extender-restricted", restrictedPort, kubeconfig);
+        int restrictedHealthPort = LoopbackPorts.free();
+        startJar("extender-restricted", restrictedPort, restrictedHealthPort, kubeconfig);
         Await.until(
                 WAIT,
                 "the restricted extender to become ready",
-                () -> Loopback.status(restrictedPort, "/readyz") == 200);
+                () -> Loopback.status(restrictedHealthPort, "/readyz") == 200);
         Pod pod = createUnscheduledPod("bind-as-sa");
         String node = createNode("sa", "1");
 
@@ -233,7 +239,7 @@ class ExtenderOnClusterTest {
                 .isEqualTo(node);
     }
 
-    private ChildProcess startJar(String name, int listenPort, Path kubeconfig, String... extraArgs) {
+    private ChildProcess startJar(String name, int listenPort, int healthPort, Path kubeconfig, String... extraArgs) {
         List<String> command = new ArrayList<>(List.of(
                 ProcessHandle.current().info().command().orElse("java"),
                 "-jar",
@@ -241,6 +247,7 @@ class ExtenderOnClusterTest {
                 "--label-key=" + labelKey,
                 "--bind-address=127.0.0.1",
                 "--port=" + listenPort,
+                "--health-port=" + healthPort,
                 "--shutdown-grace=1"));
         command.addAll(List.of(extraArgs));
         return cluster.startProcess(name, command, Map.of("KUBECONFIG", kubeconfig.toString()));

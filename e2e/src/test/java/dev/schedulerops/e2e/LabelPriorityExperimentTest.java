@@ -61,6 +61,7 @@ class LabelPriorityExperimentTest {
     private ChildProcess operator;
     private ChildProcess extender;
     private int extenderPort;
+    private int extenderHealthPort;
     private int podCounter;
 
     static void say(String line) {
@@ -97,6 +98,7 @@ class LabelPriorityExperimentTest {
                 + ").");
 
         extenderPort = LoopbackPorts.free();
+        extenderHealthPort = LoopbackPorts.free();
         extender = startExtender();
         say("Started the extender: java -jar extender/target/schedulerops-extender.jar --label-key " + LABEL
                 + " --node-cache, on 127.0.0.1:" + extenderPort + ".");
@@ -256,10 +258,13 @@ class LabelPriorityExperimentTest {
                         "--label-key=" + LABEL,
                         "--bind-address=127.0.0.1",
                         "--port=" + extenderPort,
+                        "--health-port=" + extenderHealthPort,
                         "--node-cache"),
                 Map.of("KUBECONFIG", cluster.kubeconfig().toString()));
         Await.until(
-                Duration.ofSeconds(60), "the extender is ready", () -> Loopback.status(extenderPort, "/readyz") == 200);
+                Duration.ofSeconds(60),
+                "the extender is ready",
+                () -> Loopback.status(extenderHealthPort, "/readyz") == 200);
         return process;
     }
 
@@ -385,7 +390,7 @@ class LabelPriorityExperimentTest {
 
     /** Sum of a Prometheus counter's samples whose labels contain {@code labelFilter}. */
     private double extenderMetric(String name, String labelFilter) {
-        String body = Loopback.get(extenderPort, "/metrics").body();
+        String body = Loopback.get(extenderHealthPort, "/metrics").body();
         return body.lines()
                 .filter(l -> l.startsWith(name + "{") && l.contains(labelFilter))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
