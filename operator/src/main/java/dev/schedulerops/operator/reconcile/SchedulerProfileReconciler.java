@@ -3,8 +3,11 @@ package dev.schedulerops.operator.reconcile;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.model.ResolvedProfile;
+import dev.schedulerops.operator.model.TlsFacts;
 import dev.schedulerops.operator.render.ProfileRenderer;
 import dev.schedulerops.operator.render.RenderResult;
+import dev.schedulerops.operator.tls.CertificateIssuer;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -67,6 +70,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     private final ProfileEvents events;
     private volatile OwnedInformers informers;
     private volatile ProfileRollout rollout;
+    private volatile ProfileTls tls;
     private volatile ProfileStatusRecorder statuses;
     private volatile ProfileTeardown teardown;
 
@@ -78,7 +82,9 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     @Override
     public List<EventSource<?, SchedulerProfile>> prepareEventSources(EventSourceContext<SchedulerProfile> context) {
         informers = OwnedInformers.create(context);
-        rollout = new ProfileRollout(new ResourceApplier(context.getClient(), informers), events);
+        ResourceApplier applier = new ResourceApplier(context.getClient(), informers);
+        rollout = new ProfileRollout(applier, events);
+        tls = new ProfileTls(applier, informers, events, new CertificateIssuer(), Clock.systemUTC());
         statuses = new ProfileStatusRecorder(context.getClient(), events, Clock.systemUTC());
         teardown = new ProfileTeardown(context.getClient());
         return informers.eventSources();
@@ -101,8 +107,20 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
         // Apply stage 1, gate, apply stage 2: only a valid, unrefused profile touches anything.
         ProfileRollout.Result result = new ProfileRollout.Result(observedExtender, observedScheduler, Optional.empty());
-        if (conflict.isEmpty() && rendered instanceof RenderResult.Valid valid) {
-            result = rollout.apply(profile, valid.state(), observedExtender, observedScheduler);
+        if (conflict.isEmpty() && rendered instanceof RenderResult.Valid) {
+            // TLS: the Secrets are written before stage 1, and the hashes of what they hold roll the pods.
+            try {
+                TlsFacts tlsFacts =
+                        tls.ensure(profile, ResolvedProfile.of(profile), observedExtender, observedScheduler);
+                rendered = ProfileRenderer.render(profile, facts, tlsFacts);
+            } catch (KubernetesClientException e) {
+                ApplyFailure failure = ApplyFailure.of(tlsSecretOf(profile), e);
+                LOG.warn("{}", failure.message());
+                result = new ProfileRollout.Result(observedExtender, observedScheduler, Optional.of(failure));
+            }
+            if (result.failure().isEmpty() && rendered instanceof RenderResult.Valid valid) {
+                result = rollout.apply(profile, valid.state(), observedExtender, observedScheduler);
+            }
         }
 
         // Record the status.
@@ -128,6 +146,17 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
             control.rescheduleAfter(RECHECK);
         }
         return control;
+    }
+
+    private static io.fabric8.kubernetes.api.model.Secret tlsSecretOf(SchedulerProfile profile) {
+        Names names =
+                new Names(profile.getMetadata().getName(), profile.getMetadata().getNamespace());
+        return new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName(names.extenderTlsSecret())
+                .withNamespace(names.namespace())
+                .endMetadata()
+                .build();
     }
 
     private Deployment cachedDeployment(String name, String namespace) {
