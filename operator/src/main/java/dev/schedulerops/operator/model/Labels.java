@@ -32,13 +32,7 @@ public final class Labels {
      */
     public static final String TLS_HASH = "schedulerops.dev/tls-hash";
 
-    /**
-     * Profile annotation: set it to a new value (e.g. a date) to force a CA rotation, the same process as the
-     * automatic one (old and new CA trusted side by side, new certificates once both sides trust the new CA).
-     */
-    public static final String ROTATE_TLS = "schedulerops.dev/rotate-tls";
-
-    /** CA Secret annotation: the value of {@link #ROTATE_TLS} the operator has acted on. */
+    /** CA Secret annotation: the value of spec.extender.tls.rotate the operator has last acted on. */
     public static final String ROTATED_FOR = "schedulerops.dev/rotated-for";
 
     public static final String PART_OF_VALUE = "schedulerops";

@@ -69,7 +69,11 @@ final class ProfileTls {
         Map<String, String> extenderData = decode(extenderSecret);
         Map<String, String> schedulerData = decode(schedulerSecret);
 
-        String requested = annotation(profile.getMetadata().getAnnotations(), Labels.ROTATE_TLS);
+        String requested = profile.getSpec() == null
+                        || profile.getSpec().getExtender() == null
+                        || profile.getSpec().getExtender().getTls() == null
+                ? null
+                : profile.getSpec().getExtender().getTls().getRotate();
         String rotatedFor =
                 caSecret == null ? null : annotation(caSecret.getMetadata().getAnnotations(), Labels.ROTATED_FOR);
         boolean rotationRequested = requested != null && !requested.equals(rotatedFor);

@@ -49,6 +49,12 @@ public final class ProfileRenderer {
                 SchedulerRenderer.configMap(p, configYaml), SchedulerRenderer.deployment(p, facts, configHash, tls));
 
         return new DesiredState(
-                extenderStage, schedulerStage, configYaml, configHash, p.schedulerImage(facts), p.extenderImage(facts));
+                extenderStage,
+                schedulerStage,
+                configYaml,
+                configHash,
+                p.schedulerImage(facts),
+                p.extenderImage(facts),
+                p.tls());
     }
 }
