@@ -100,6 +100,17 @@ public record Names(String profile, String namespace) {
         return extender();
     }
 
+    /** The URL kube-scheduler calls: the extender Service's cluster DNS name, https on 8443 or http on 8080. */
+    public String extenderUrl(boolean tls) {
+        return (tls ? "https://" : "http://") + extender() + "." + namespace + ".svc:"
+                + (tls ? EXTENDER_TLS_PORT : EXTENDER_PORT);
+    }
+
+    /** The URL kube-scheduler calls with the default TLS mode (Mutual): https on 8443. */
+    public String extenderUrl() {
+        return extenderUrl(Defaults.TLS_MODE.enabled());
+    }
+
     /** The DNS names the extender's serving certificate is valid for. */
     public java.util.List<String> extenderDnsNames() {
         String svc = extender();

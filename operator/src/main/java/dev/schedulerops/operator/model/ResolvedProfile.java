@@ -134,8 +134,7 @@ public record ResolvedProfile(
 
     /** The URL kube-scheduler calls: the extender Service's cluster DNS name, https unless TLS is Disabled. */
     public String extenderUrl() {
-        return (extender.tls().enabled() ? "https://" : "http://") + names.extender() + "." + names.namespace()
-                + ".svc:" + extenderPort();
+        return names.extenderUrl(extender.tls().enabled());
     }
 
     public String schedulerImage(ClusterFacts facts) {

@@ -5,7 +5,6 @@ import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.model.ResolvedProfile;
 import dev.schedulerops.operator.model.TlsFacts;
-import dev.schedulerops.operator.render.Yaml;
 import dev.schedulerops.operator.tls.CertificateIssuer;
 import dev.schedulerops.operator.tls.ProfileCertificates;
 import dev.schedulerops.operator.tls.RotationPolicy;
@@ -125,12 +124,8 @@ final class ProfileTls {
         return metadata != null && Objects.equals(annotation(metadata.getAnnotations(), Labels.TLS_HASH), hash);
     }
 
-    /** The hash of a Secret's data, as stamped on the pod template of the pods that mount it. */
-    static String hash(Map<String, String> data) {
-        StringBuilder text = new StringBuilder();
-        new TreeMap<>(data)
-                .forEach((k, v) -> text.append(k).append('\n').append(v).append('\n'));
-        return Yaml.hash(text.toString());
+    private static String hash(Map<String, String> data) {
+        return TlsMaterial.hash(data);
     }
 
     private Secret cached(String name, String namespace) {

@@ -2,6 +2,10 @@ package dev.schedulerops.operator.tls;
 
 import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.model.Names;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -20,6 +24,22 @@ public record TlsMaterial(
         String servingKey,
         String clientCert,
         String clientKey) {
+
+    /**
+     * A short fingerprint of a Secret's data (the first 16 hex digits of the SHA-256 of its keys and values in key
+     * order): stamped on the pod template of the pods that mount it, so that new material rolls them.
+     */
+    public static String hash(Map<String, String> data) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            new TreeMap<>(data).forEach((k, v) -> {
+                digest.update((k + "\n" + v + "\n").getBytes(StandardCharsets.UTF_8));
+            });
+            return HexFormat.of().formatHex(digest.digest()).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is always available", e);
+        }
+    }
 
     /** The CAs both sides trust: the current one, then the previous one during a rotation. */
     public String trustBundle() {

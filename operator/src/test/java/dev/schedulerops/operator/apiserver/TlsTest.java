@@ -8,6 +8,7 @@ import dev.schedulerops.operator.api.TlsSpec;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.tls.Pem;
+import dev.schedulerops.operator.tls.TlsMaterial;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -70,35 +71,32 @@ class TlsTest {
     }
 
     @Test
-    void aDeletedServingSecretIsReissuedAndRolledOutExtenderFirst(Tier tier) {
+    void aDeletedServingSecretComesBackAndTheExtenderMountsWhatItHolds(Tier tier) throws Exception {
         Names names = tier.names("p");
         tier.rollOut("p", "labelKey: example.com/rank");
         Secret before = secret(tier, names.extenderTlsSecret());
-        String extenderHash = tlsHash(tier.deployment(names.extender()));
-        String schedulerHash = tlsHash(tier.deployment(names.scheduler()));
 
-        tier.extenderAvailable("p", false);
         tier.client().resource(before).delete();
 
-        Eventually.until("a new serving Secret", () -> {
+        // Put back from the operator's cache, or reissued: either way usable, and what the pods are told to mount.
+        Eventually.until("the serving Secret is back", () -> {
             Secret now = secret(tier, names.extenderTlsSecret());
             return now != null
                     && !now.getMetadata().getUid().equals(before.getMetadata().getUid());
         });
-        assertThat(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
-                .isNotEqualTo(data(before).get(Names.TLS_CERT));
         Eventually.until(
-                "the extender rolls with the new material",
-                () -> !extenderHash.equals(tlsHash(tier.deployment(names.extender()))));
-        BareApiServer.sleep(Duration.ofSeconds(2));
-        assertThat(tlsHash(tier.deployment(names.scheduler())))
-                .as("the scheduler waits for the extender")
-                .isEqualTo(schedulerHash);
-
-        tier.extenderAvailable("p", true);
-        Eventually.until(
-                "the scheduler rolls with its new client certificate",
-                () -> !schedulerHash.equals(tlsHash(tier.deployment(names.scheduler()))));
+                "the extender's pod template carries the hash of what the Secret holds",
+                () -> TlsMaterial.hash(data(secret(tier, names.extenderTlsSecret())))
+                        .equals(tlsHash(tier.deployment(names.extender()))));
+        Eventually.until("the scheduler's pod template carries the hash of its Secret", () -> TlsMaterial.hash(
+                        data(secret(tier, names.schedulerClientSecret())))
+                .equals(tlsHash(tier.deployment(names.scheduler()))));
+        X509Certificate ca = Pem.parseCertificates(
+                        data(secret(tier, names.caSecret())).get(Names.CA_CERT))
+                .get(0);
+        Pem.parseCertificates(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
+                .get(0)
+                .verify(ca.getPublicKey());
     }
 
     @Test
@@ -107,8 +105,10 @@ class TlsTest {
         tier.rollOut("p", "labelKey: example.com/rank");
         String oldCa = data(secret(tier, names.caSecret())).get(Names.CA_CERT);
         String oldServing = data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT);
+        String extenderHash = tlsHash(tier.deployment(names.extender()));
         String schedulerHash = tlsHash(tier.deployment(names.scheduler()));
 
+        tier.extenderAvailable("p", false);
         tier.profile("p").edit(p -> {
             TlsSpec tls = new TlsSpec();
             tls.setRotate("2026-11-22");
@@ -122,6 +122,26 @@ class TlsTest {
         Eventually.until(
                 "a new CA",
                 () -> !oldCa.equals(data(secret(tier, names.caSecret())).get(Names.CA_CERT)));
+        // Phase 1: both trust the old and the new CA; the extender rolls first, the scheduler waits for it.
+        assertThat(count(data(secret(tier, names.extenderTlsSecret())).get(Names.CLIENT_CA)))
+                .isEqualTo(2);
+        assertThat(count(data(secret(tier, names.schedulerClientSecret())).get(Names.CA_CERT)))
+                .isEqualTo(2);
+        assertThat(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
+                .as("the certificates stay until both sides trust the new CA")
+                .isEqualTo(oldServing);
+        Eventually.until(
+                "the extender rolls with the new bundle",
+                () -> !extenderHash.equals(tlsHash(tier.deployment(names.extender()))));
+        BareApiServer.sleep(Duration.ofSeconds(2));
+        assertThat(tlsHash(tier.deployment(names.scheduler())))
+                .as("the scheduler waits for the extender")
+                .isEqualTo(schedulerHash);
+        assertThat(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
+                .as("no new certificates before the scheduler runs the new bundle")
+                .isEqualTo(oldServing);
+
+        tier.extenderAvailable("p", true);
         Eventually.until(
                 "the certificates are renewed from the new CA and the old CA is dropped",
                 () -> {
