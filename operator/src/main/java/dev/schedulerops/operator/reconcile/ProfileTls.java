@@ -12,6 +12,7 @@ import dev.schedulerops.operator.tls.TlsMaterial;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * Keeps a profile's three TLS Secrets (CA, extender serving, scheduler client) current, before stage 1: observes them
  * in the label-selected Secret informer (only the operator's own Secrets are cached), lets {@link RotationPolicy}
  * decide, writes the result, and returns the hashes the renderer stamps on the pod templates so that new material
- * rolls the extender and then the scheduler.
+ * rolls the extender and then the scheduler. A refused write is thrown as {@link Refused}.
  */
 final class ProfileTls {
     private static final Logger LOG = LoggerFactory.getLogger(ProfileTls.class);
@@ -95,13 +96,32 @@ final class ProfileTls {
         Map<String, String> newExtenderData = material.extenderSecretData();
         Map<String, String> newSchedulerData = material.schedulerSecretData(p.tls());
         Map<String, String> caAnnotations = rotatedFor == null ? null : Map.of(Labels.ROTATED_FOR, rotatedFor);
-        applier.apply(
-                profile,
-                secret(p, names.caSecret(), Labels.COMPONENT_EXTENDER, material.caSecretData(), caAnnotations));
-        applier.apply(profile, secret(p, names.extenderTlsSecret(), Labels.COMPONENT_EXTENDER, newExtenderData, null));
-        applier.apply(
-                profile, secret(p, names.schedulerClientSecret(), Labels.COMPONENT_SCHEDULER, newSchedulerData, null));
+        apply(profile, secret(p, names.caSecret(), Labels.COMPONENT_EXTENDER, material.caSecretData(), caAnnotations));
+        apply(profile, secret(p, names.extenderTlsSecret(), Labels.COMPONENT_EXTENDER, newExtenderData, null));
+        apply(profile, secret(p, names.schedulerClientSecret(), Labels.COMPONENT_SCHEDULER, newSchedulerData, null));
         return new TlsFacts(hash(newExtenderData), hash(newSchedulerData));
+    }
+
+    /** A Secret the API server refused; the reconciler records it like any refused apply. */
+    static final class Refused extends RuntimeException {
+        private final transient ApplyFailure failure;
+
+        Refused(ApplyFailure failure) {
+            super(failure.message(), failure.cause(), false, false);
+            this.failure = failure;
+        }
+
+        ApplyFailure failure() {
+            return failure;
+        }
+    }
+
+    private void apply(SchedulerProfile profile, Secret secret) {
+        try {
+            applier.apply(profile, secret);
+        } catch (KubernetesClientException e) {
+            throw new Refused(ApplyFailure.of(secret, e));
+        }
     }
 
     private static String message(RotationPolicy.Action action) {

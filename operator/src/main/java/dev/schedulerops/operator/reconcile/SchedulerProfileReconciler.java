@@ -29,9 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles a SchedulerProfile into what {@link ProfileRenderer} says it becomes, in six steps that read top to
+ * Reconciles a SchedulerProfile into what {@link ProfileRenderer} says it becomes, in seven steps that read top to
  * bottom in {@link #reconcile}: observe (the Deployments and labelled nodes, from the informer caches), validate
- * (render, and refuse a schedulerName another profile holds), apply stage 1, gate (the extender Deployment Available
+ * (render, and refuse a schedulerName another profile holds), write the TLS Secrets ({@link ProfileTls}: their
+ * hashes go into a second render, so new certificates roll the pods), apply stage 1, gate (the extender Deployment Available
  * at its current generation), apply stage 2 ({@link ProfileRollout} does those three), record the status
  * ({@link ProfileStatusRecorder}, the one writer of the status).
  *
@@ -113,10 +114,9 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
                 TlsFacts tlsFacts =
                         tls.ensure(profile, ResolvedProfile.of(profile), observedExtender, observedScheduler);
                 rendered = ProfileRenderer.render(profile, facts, tlsFacts);
-            } catch (KubernetesClientException e) {
-                ApplyFailure failure = ApplyFailure.of(tlsSecretOf(profile), e);
-                LOG.warn("{}", failure.message());
-                result = new ProfileRollout.Result(observedExtender, observedScheduler, Optional.of(failure));
+            } catch (ProfileTls.Refused refused) {
+                LOG.warn("{}", refused.failure().message());
+                result = new ProfileRollout.Result(observedExtender, observedScheduler, Optional.of(refused.failure()));
             }
             if (result.failure().isEmpty() && rendered instanceof RenderResult.Valid valid) {
                 result = rollout.apply(profile, valid.state(), observedExtender, observedScheduler);
@@ -146,17 +146,6 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
             control.rescheduleAfter(RECHECK);
         }
         return control;
-    }
-
-    private static io.fabric8.kubernetes.api.model.Secret tlsSecretOf(SchedulerProfile profile) {
-        Names names =
-                new Names(profile.getMetadata().getName(), profile.getMetadata().getNamespace());
-        return new io.fabric8.kubernetes.api.model.SecretBuilder()
-                .withNewMetadata()
-                .withName(names.extenderTlsSecret())
-                .withNamespace(names.namespace())
-                .endMetadata()
-                .build();
     }
 
     private Deployment cachedDeployment(String name, String namespace) {

@@ -7,6 +7,7 @@ import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.api.TlsSpec;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.reconcile.ProfileStatuses;
 import dev.schedulerops.operator.tls.Pem;
 import dev.schedulerops.operator.tls.TlsMaterial;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -164,6 +165,26 @@ class TlsTest {
                 .containsEntry(Labels.ROTATED_FOR, "2026-11-22");
         assertThat(tlsHash(tier.deployment(names.scheduler()))).isNotEqualTo(schedulerHash);
         assertThat(tier.hasEvent("p", "Normal", "Certificates")).isTrue();
+    }
+
+    @Test
+    void disabledTlsWritesNoSecretsServesPlainHttpAndSaysTheExtenderIsOpen(Tier tier) {
+        Names names = tier.names("p");
+        tier.rollOut("p", "labelKey: example.com/rank\nextender:\n  tls:\n    mode: Disabled");
+
+        for (String name : List.of(names.caSecret(), names.extenderTlsSecret(), names.schedulerClientSecret())) {
+            assertThat(secret(tier, name)).as(name).isNull();
+        }
+        assertThat(secretVolumes(tier.deployment(names.extender()))).isEmpty();
+        assertThat(tlsHash(tier.deployment(names.extender()))).isNull();
+        assertThat(tier.configMap(names.schedulerConfig()).getData().get(Names.CONFIG_FILE))
+                .contains("urlPrefix: http://p-extender." + tier.namespace() + ".svc:8080")
+                .contains("enableHTTPS: false");
+        Eventually.until(
+                "ExtenderOpen=True TLSDisabled",
+                () -> tier.hasCondition(
+                        "p", ProfileStatuses.EXTENDER_OPEN, "True", ProfileStatuses.REASON_TLS_DISABLED),
+                () -> tier.conditions("p"));
     }
 
     private static int count(String pem) {
