@@ -16,6 +16,10 @@ public final class Defaults {
     public static final boolean NODE_CACHE_CAPABLE = true;
     public static final boolean IGNORABLE = false;
     public static final String HTTP_TIMEOUT = "5s";
+    public static final TlsMode TLS_MODE = TlsMode.MUTUAL;
+    /** TLS_MODE as the CRD schema writes it (annotations need a constant). */
+    public static final String TLS_MODE_NAME = "Mutual";
+
     public static final int SCHEDULER_REPLICAS = 1;
     public static final int LOG_VERBOSITY = 2;
     public static final boolean LEADER_ELECT = true;

@@ -9,6 +9,7 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -49,6 +50,15 @@ public class ExtenderSpec {
             + " every pod of this scheduler.")
     @Size(max = 32)
     private List<ManagedResource> managedResources;
+
+    @JsonPropertyDescription("TLS between kube-scheduler and the extender. Defaults to mode Mutual.")
+    private TlsSpec tls;
+
+    @JsonPropertyDescription("Who may reach the extender's health and metrics port (8081, plain HTTP, no verb), as"
+            + " NetworkPolicy peers. Unset means from anywhere. The verb port admits only this profile's scheduler"
+            + " pods whatever this says.")
+    @Size(max = 32)
+    private List<NetworkPolicyPeer> metricsFrom;
 
     public Integer getReplicas() {
         return replicas;
@@ -104,5 +114,21 @@ public class ExtenderSpec {
 
     public void setManagedResources(List<ManagedResource> managedResources) {
         this.managedResources = managedResources;
+    }
+
+    public TlsSpec getTls() {
+        return tls;
+    }
+
+    public void setTls(TlsSpec tls) {
+        this.tls = tls;
+    }
+
+    public List<NetworkPolicyPeer> getMetricsFrom() {
+        return metricsFrom;
+    }
+
+    public void setMetricsFrom(List<NetworkPolicyPeer> metricsFrom) {
+        this.metricsFrom = metricsFrom;
     }
 }

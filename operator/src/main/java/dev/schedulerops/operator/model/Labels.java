@@ -26,6 +26,15 @@ public final class Labels {
      */
     public static final String EXTENDER_RULE_HASH = "schedulerops.dev/extender-rule-hash";
 
+    /**
+     * Pod-template annotation: hash of the TLS material the pod mounts (its Secret's data). New certificates change
+     * it, so the ordered rollout restarts the extender first and the scheduler after it.
+     */
+    public static final String TLS_HASH = "schedulerops.dev/tls-hash";
+
+    /** CA Secret annotation: the value of spec.extender.tls.rotate the operator has last acted on. */
+    public static final String ROTATED_FOR = "schedulerops.dev/rotated-for";
+
     public static final String PART_OF_VALUE = "schedulerops";
     public static final String MANAGED_BY_VALUE = "schedulerops-operator";
     public static final String COMPONENT_SCHEDULER = "scheduler";

@@ -15,7 +15,26 @@ public record Names(String profile, String namespace) {
     public static final String AUTH_READER_ROLE = "extension-apiserver-authentication-reader";
     public static final String CONFIG_FILE = "config.yaml";
     public static final String CONFIG_MOUNT_PATH = "/etc/kubernetes/scheduler";
+    /** The extender's verb port without TLS (mode Disabled). */
     public static final int EXTENDER_PORT = 8080;
+    /** The extender's verb port with TLS (modes Mutual and Server). */
+    public static final int EXTENDER_TLS_PORT = 8443;
+    /** The extender's plain-HTTP port for /healthz, /readyz and /metrics only (no verb, no client certificate). */
+    public static final int EXTENDER_HEALTH_PORT = 8081;
+    /** Where the extender's serving Secret is mounted, and its files. */
+    public static final String EXTENDER_TLS_MOUNT_PATH = "/etc/schedulerops/tls";
+    /** Where the scheduler's extender-client Secret is mounted. */
+    public static final String SCHEDULER_TLS_MOUNT_PATH = "/etc/schedulerops/extender-client";
+    /** Keys of the TLS Secrets (see README "Scheduler ↔ extender TLS"). */
+    public static final String TLS_CERT = "tls.crt";
+
+    public static final String TLS_KEY = "tls.key";
+    public static final String CLIENT_CA = "client-ca.crt";
+    public static final String CA_CERT = "ca.crt";
+    public static final String CA_KEY = "ca.key";
+    /** The CA Secret's previous CA certificate, kept (and trusted) during a CA rotation. Read by the operator only. */
+    public static final String PREVIOUS_CA_CERT = "previous-ca.crt";
+
     public static final int SCHEDULER_SECURE_PORT = 10259;
 
     /** The cluster's main scheduler: it places the operator's own pods and no profile may take its name. */
@@ -61,8 +80,44 @@ public record Names(String profile, String namespace) {
         return clusterScoped("auth-reader");
     }
 
-    /** The URL kube-scheduler calls: the extender Service's cluster DNS name. */
+    /** The extender's serving certificate, key and client CA bundle, mounted into the extender. */
+    public String extenderTlsSecret() {
+        return extender() + "-tls";
+    }
+
+    /** The scheduler's client certificate and the CA bundle that verifies the extender, mounted into the scheduler. */
+    public String schedulerClientSecret() {
+        return scheduler() + "-extender-client";
+    }
+
+    /** The profile's CA certificate and key: mounted nowhere, read by the operator only. */
+    public String caSecret() {
+        return extender() + "-ca";
+    }
+
+    /** The NetworkPolicy in front of the extender pods. */
+    public String extenderNetworkPolicy() {
+        return extender();
+    }
+
+    /** The URL kube-scheduler calls: the extender Service's cluster DNS name, https on 8443 or http on 8080. */
+    public String extenderUrl(boolean tls) {
+        return (tls ? "https://" : "http://") + extender() + "." + namespace + ".svc:"
+                + (tls ? EXTENDER_TLS_PORT : EXTENDER_PORT);
+    }
+
+    /** The URL kube-scheduler calls with the default TLS mode (Mutual): https on 8443. */
     public String extenderUrl() {
-        return "http://" + extender() + "." + namespace + ".svc:" + EXTENDER_PORT;
+        return extenderUrl(Defaults.TLS_MODE.enabled());
+    }
+
+    /** The DNS names the extender's serving certificate is valid for. */
+    public java.util.List<String> extenderDnsNames() {
+        String svc = extender();
+        return java.util.List.of(
+                svc,
+                svc + "." + namespace,
+                svc + "." + namespace + ".svc",
+                svc + "." + namespace + ".svc.cluster.local");
     }
 }

@@ -9,8 +9,10 @@ import dev.schedulerops.operator.api.Plugins;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.api.SchedulerProfileSpec;
 import dev.schedulerops.operator.api.SchedulerSpec;
+import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.api.Verb;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -39,7 +41,9 @@ public record ResolvedProfile(
             boolean nodeCacheCapable,
             boolean ignorable,
             String httpTimeout,
-            List<ManagedResource> managedResources) {}
+            List<ManagedResource> managedResources,
+            TlsMode tls,
+            Optional<List<NetworkPolicyPeer>> metricsFrom) {}
 
     public record Scheduler(
             int replicas,
@@ -89,7 +93,11 @@ public record ResolvedProfile(
                         or(ext.getNodeCacheCapable(), Defaults.NODE_CACHE_CAPABLE),
                         or(ext.getIgnorable(), Defaults.IGNORABLE),
                         or(ext.getHttpTimeout(), Defaults.HTTP_TIMEOUT),
-                        ext.getManagedResources() == null ? List.of() : List.copyOf(ext.getManagedResources())),
+                        ext.getManagedResources() == null ? List.of() : List.copyOf(ext.getManagedResources()),
+                        ext.getTls() == null || ext.getTls().getMode() == null
+                                ? Defaults.TLS_MODE
+                                : ext.getTls().getMode(),
+                        Optional.ofNullable(ext.getMetricsFrom()).map(List::copyOf)),
                 Scheduler.of(spec.getScheduler()));
     }
 
@@ -113,6 +121,20 @@ public record ResolvedProfile(
     /** Whether the extender calls the API server (to watch Nodes or to bind pods), so it needs its token. */
     public boolean extenderNeedsApi() {
         return extenderNeedsNodeCache() || has(Verb.BIND);
+    }
+
+    public TlsMode tls() {
+        return extender.tls();
+    }
+
+    /** The extender's verb port: 8443 with TLS, 8080 without. */
+    public int extenderPort() {
+        return extender.tls().enabled() ? Names.EXTENDER_TLS_PORT : Names.EXTENDER_PORT;
+    }
+
+    /** The URL kube-scheduler calls: the extender Service's cluster DNS name, https unless TLS is Disabled. */
+    public String extenderUrl() {
+        return names.extenderUrl(extender.tls().enabled());
     }
 
     public String schedulerImage(ClusterFacts facts) {

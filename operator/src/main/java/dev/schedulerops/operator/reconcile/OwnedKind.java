@@ -2,9 +2,11 @@ package dev.schedulerops.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -26,12 +28,15 @@ public enum OwnedKind {
     DEPLOYMENT(Deployment.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER, Stage.SCHEDULER), false),
     POD_DISRUPTION_BUDGET(PodDisruptionBudget.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), false),
     SERVICE(Service.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), false),
+    NETWORK_POLICY(NetworkPolicy.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), false),
     CONFIG_MAP(ConfigMap.class, Scope.NAMESPACED, EnumSet.of(Stage.SCHEDULER), false),
     CLUSTER_ROLE_BINDING(ClusterRoleBinding.class, Scope.CLUSTER, EnumSet.of(Stage.EXTENDER), false),
     ROLE_BINDING(RoleBinding.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), true),
     CLUSTER_ROLE(ClusterRole.class, Scope.CLUSTER, EnumSet.of(Stage.EXTENDER), false),
     ROLE(Role.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), true),
-    SERVICE_ACCOUNT(ServiceAccount.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), false);
+    SERVICE_ACCOUNT(ServiceAccount.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), false),
+    /** The TLS Secrets: written by {@code ProfileTls} before stage 1, not rendered (the renderer never sees keys). */
+    SECRET(Secret.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER, Stage.SCHEDULER), false);
 
     public enum Scope {
         NAMESPACED,

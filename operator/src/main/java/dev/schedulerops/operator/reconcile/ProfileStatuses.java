@@ -1,6 +1,7 @@
 package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.api.SchedulerProfileStatus;
+import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.render.DesiredState;
 import dev.schedulerops.operator.render.RenderResult;
@@ -33,6 +34,15 @@ public final class ProfileStatuses {
     public static final String RECONCILING = "Reconciling";
 
     public static final String STALLED = "Stalled";
+
+    /**
+     * Present, and True, only while spec.extender.tls.mode is not Mutual: the extender's verbs (including /bind,
+     * which places pods) can be called by more than this profile's scheduler.
+     */
+    public static final String EXTENDER_OPEN = "ExtenderOpen";
+
+    public static final String REASON_TLS_DISABLED = "TLSDisabled";
+    public static final String REASON_CLIENT_NOT_AUTHENTICATED = "ClientNotAuthenticated";
 
     public static final String REASON_AVAILABLE = "Available";
     public static final String REASON_WAITING_FOR_EXTENDER = "WaitingForExtender";
@@ -137,6 +147,10 @@ public final class ProfileStatuses {
         Condition scheduler =
                 availability(SCHEDULER_AVAILABLE, "scheduler", o.scheduler(), schedulerAvailable, generation);
         List<Condition> conditions = new ArrayList<>(List.of(ready, extender, scheduler, configValid));
+        o.desired()
+                .map(DesiredState::tlsMode)
+                .flatMap(mode -> extenderOpen(mode, generation))
+                .ifPresent(conditions::add);
         if ("False".equals(ready.getStatus())) {
             // Stalled: it cannot progress without someone's change (to the profile, or to what refused the apply).
             boolean stalled = !"True".equals(configValid.getStatus()) || REASON_APPLY_FAILED.equals(ready.getReason());
@@ -144,6 +158,31 @@ public final class ProfileStatuses {
                     stalled ? STALLED : RECONCILING, true, ready.getReason(), ready.getMessage(), generation));
         }
         return List.copyOf(conditions);
+    }
+
+    /** The warning for the modes that let more than the scheduler call the extender. */
+    static Optional<Condition> extenderOpen(TlsMode mode, long generation) {
+        return switch (mode) {
+            case MUTUAL -> Optional.empty();
+            case DISABLED -> Optional.of(condition(
+                    EXTENDER_OPEN,
+                    true,
+                    REASON_TLS_DISABLED,
+                    "spec.extender.tls.mode is Disabled: the extender serves plain HTTP, and any pod that reaches its"
+                            + " Service can call its verbs (and /bind, if enabled, places pods) or read what they"
+                            + " answer; only the NetworkPolicy, where the network plugin enforces it, stands in the"
+                            + " way. Remove spec.extender.tls (or set mode: Mutual) once you are done debugging.",
+                    generation));
+            case SERVER -> Optional.of(condition(
+                    EXTENDER_OPEN,
+                    true,
+                    REASON_CLIENT_NOT_AUTHENTICATED,
+                    "spec.extender.tls.mode is Server: traffic is encrypted and the scheduler verifies the extender,"
+                            + " but the extender does not authenticate its caller, so any pod that reaches its Service"
+                            + " (past the NetworkPolicy) can call its verbs. Set mode: Mutual (the default) to admit"
+                            + " only this profile's scheduler.",
+                    generation));
+        };
     }
 
     private static Condition readyWhenValid(Observation o, boolean extenderAvailable, boolean schedulerAvailable) {

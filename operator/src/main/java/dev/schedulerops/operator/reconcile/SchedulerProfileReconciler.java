@@ -3,8 +3,11 @@ package dev.schedulerops.operator.reconcile;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.model.ResolvedProfile;
+import dev.schedulerops.operator.model.TlsFacts;
 import dev.schedulerops.operator.render.ProfileRenderer;
 import dev.schedulerops.operator.render.RenderResult;
+import dev.schedulerops.operator.tls.CertificateIssuer;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -26,9 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles a SchedulerProfile into what {@link ProfileRenderer} says it becomes, in six steps that read top to
+ * Reconciles a SchedulerProfile into what {@link ProfileRenderer} says it becomes, in seven steps that read top to
  * bottom in {@link #reconcile}: observe (the Deployments and labelled nodes, from the informer caches), validate
- * (render, and refuse a schedulerName another profile holds), apply stage 1, gate (the extender Deployment Available
+ * (render, and refuse a schedulerName another profile holds), write the TLS Secrets ({@link ProfileTls}: their
+ * hashes go into a second render, so new certificates roll the pods), apply stage 1, gate (the extender Deployment Available
  * at its current generation), apply stage 2 ({@link ProfileRollout} does those three), record the status
  * ({@link ProfileStatusRecorder}, the one writer of the status).
  *
@@ -67,6 +71,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     private final ProfileEvents events;
     private volatile OwnedInformers informers;
     private volatile ProfileRollout rollout;
+    private volatile ProfileTls tls;
     private volatile ProfileStatusRecorder statuses;
     private volatile ProfileTeardown teardown;
 
@@ -78,7 +83,9 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     @Override
     public List<EventSource<?, SchedulerProfile>> prepareEventSources(EventSourceContext<SchedulerProfile> context) {
         informers = OwnedInformers.create(context);
-        rollout = new ProfileRollout(new ResourceApplier(context.getClient(), informers), events);
+        ResourceApplier applier = new ResourceApplier(context.getClient(), informers);
+        rollout = new ProfileRollout(applier, events);
+        tls = new ProfileTls(applier, informers, events, new CertificateIssuer(), Clock.systemUTC());
         statuses = new ProfileStatusRecorder(context.getClient(), events, Clock.systemUTC());
         teardown = new ProfileTeardown(context.getClient());
         return informers.eventSources();
@@ -101,8 +108,19 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
         // Apply stage 1, gate, apply stage 2: only a valid, unrefused profile touches anything.
         ProfileRollout.Result result = new ProfileRollout.Result(observedExtender, observedScheduler, Optional.empty());
-        if (conflict.isEmpty() && rendered instanceof RenderResult.Valid valid) {
-            result = rollout.apply(profile, valid.state(), observedExtender, observedScheduler);
+        if (conflict.isEmpty() && rendered instanceof RenderResult.Valid) {
+            // TLS: the Secrets are written before stage 1, and the hashes of what they hold roll the pods.
+            try {
+                TlsFacts tlsFacts =
+                        tls.ensure(profile, ResolvedProfile.of(profile), observedExtender, observedScheduler);
+                rendered = ProfileRenderer.render(profile, facts, tlsFacts);
+            } catch (ProfileTls.Refused refused) {
+                LOG.warn("{}", refused.failure().message());
+                result = new ProfileRollout.Result(observedExtender, observedScheduler, Optional.of(refused.failure()));
+            }
+            if (result.failure().isEmpty() && rendered instanceof RenderResult.Valid valid) {
+                result = rollout.apply(profile, valid.state(), observedExtender, observedScheduler);
+            }
         }
 
         // Record the status.

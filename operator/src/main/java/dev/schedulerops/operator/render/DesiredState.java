@@ -1,5 +1,7 @@
 package dev.schedulerops.operator.render;
 
+import dev.schedulerops.operator.api.Defaults;
+import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.model.Labels;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -16,6 +18,7 @@ import java.util.List;
  *     Available at its current generation
  * @param schedulerConfigYaml the KubeSchedulerConfiguration held by the ConfigMap
  * @param configHash hash of schedulerConfigYaml, also on the scheduler pod template
+ * @param tlsMode how the scheduler and the extender talk (the status warns unless Mutual)
  */
 public record DesiredState(
         List<HasMetadata> extenderStage,
@@ -23,11 +26,30 @@ public record DesiredState(
         String schedulerConfigYaml,
         String configHash,
         String schedulerImage,
-        String extenderImage) {
+        String extenderImage,
+        TlsMode tlsMode) {
 
     public DesiredState {
         extenderStage = List.copyOf(extenderStage);
         schedulerStage = List.copyOf(schedulerStage);
+    }
+
+    /** With the default TLS mode. */
+    public DesiredState(
+            List<HasMetadata> extenderStage,
+            List<HasMetadata> schedulerStage,
+            String schedulerConfigYaml,
+            String configHash,
+            String schedulerImage,
+            String extenderImage) {
+        this(
+                extenderStage,
+                schedulerStage,
+                schedulerConfigYaml,
+                configHash,
+                schedulerImage,
+                extenderImage,
+                Defaults.TLS_MODE);
     }
 
     /** Every object, in the order `render` prints them and the operator creates them. */

@@ -1,9 +1,11 @@
 package dev.schedulerops.operator.render;
 
+import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.model.ResolvedProfile;
+import dev.schedulerops.operator.model.TlsFacts;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -11,6 +13,10 @@ import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
@@ -18,18 +24,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The extender's ServiceAccount, Deployment, Service and (with more than one replica) PodDisruptionBudget. */
+/**
+ * The extender's ServiceAccount, Deployment, Service, NetworkPolicy and (with more than one replica)
+ * PodDisruptionBudget. The verb port (named http: 8443 with TLS, 8080 without) serves only the verbs; the health port
+ * (8081, plain HTTP) serves only /healthz, /readyz and /metrics, so probes and scraping need no client certificate.
+ */
 final class ExtenderRenderer {
     private static final IntOrString HTTP_PORT = new IntOrString("http");
+    private static final IntOrString HEALTH_PORT = new IntOrString("health");
+    private static final String TLS_VOLUME = "tls";
 
     private ExtenderRenderer() {}
 
-    static List<HasMetadata> render(ResolvedProfile p, ClusterFacts facts) {
+    static List<HasMetadata> render(ResolvedProfile p, ClusterFacts facts, TlsFacts tls) {
         Map<String, String> selector = Labels.selector(p.names().profile(), Labels.COMPONENT_EXTENDER);
         List<HasMetadata> objects = new ArrayList<>();
         objects.add(serviceAccount(p));
-        objects.add(deployment(p, facts, selector));
+        objects.add(deployment(p, facts, tls, selector));
         objects.add(service(p, selector));
+        objects.add(NetworkPolicyRenderer.extender(p));
         if (p.extender().replicas() > 1) {
             objects.add(podDisruptionBudget(p, selector));
         }
@@ -43,7 +56,12 @@ final class ExtenderRenderer {
                 .build();
     }
 
-    private static Deployment deployment(ResolvedProfile p, ClusterFacts facts, Map<String, String> selector) {
+    private static Deployment deployment(
+            ResolvedProfile p, ClusterFacts facts, TlsFacts tls, Map<String, String> selector) {
+        boolean tlsOn = p.tls().enabled();
+        Map<String, String> podAnnotations = tlsOn && tls.extenderMaterialHash() != null
+                ? Map.of(Labels.TLS_HASH, tls.extenderMaterialHash())
+                : null;
         return new DeploymentBuilder()
                 .withMetadata(ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER))
                 .withNewSpec()
@@ -62,6 +80,7 @@ final class ExtenderRenderer {
                 .withNewTemplate()
                 .withNewMetadata()
                 .withLabels(Labels.component(p.names().profile(), p.names().namespace(), Labels.COMPONENT_EXTENDER))
+                .withAnnotations(podAnnotations)
                 .endMetadata()
                 .withNewSpec()
                 // The extender's own pods must never wait for the scheduler that depends on them.
@@ -80,17 +99,24 @@ final class ExtenderRenderer {
                 .withEnv(env(p))
                 .addNewPort()
                 .withName("http")
-                .withContainerPort(Names.EXTENDER_PORT)
+                .withContainerPort(p.extenderPort())
                 .withProtocol("TCP")
                 .endPort()
-                .withLivenessProbe(PodParts.probe("HTTP", HTTP_PORT, "/healthz", 3))
-                .withReadinessProbe(PodParts.probe("HTTP", HTTP_PORT, "/readyz", 1))
-                .withStartupProbe(PodParts.startupProbe("HTTP", HTTP_PORT, "/healthz"))
+                .addNewPort()
+                .withName("health")
+                .withContainerPort(Names.EXTENDER_HEALTH_PORT)
+                .withProtocol("TCP")
+                .endPort()
+                .withLivenessProbe(PodParts.probe("HTTP", HEALTH_PORT, "/healthz", 3))
+                .withReadinessProbe(PodParts.probe("HTTP", HEALTH_PORT, "/readyz", 1))
+                .withStartupProbe(PodParts.startupProbe("HTTP", HEALTH_PORT, "/healthz"))
                 .withResources(p.extender().resources())
                 .withSecurityContext(PodSecurity.container())
                 .addToVolumeMounts(PodParts.tmpMount())
+                .addAllToVolumeMounts(tlsOn ? List.of(tlsMount()) : List.of())
                 .endContainer()
                 .addToVolumes(PodParts.tmpVolume())
+                .addAllToVolumes(tlsOn ? List.of(tlsVolume(p)) : List.of())
                 .endSpec()
                 .endTemplate()
                 .endSpec()
@@ -98,12 +124,43 @@ final class ExtenderRenderer {
     }
 
     private static List<EnvVar> env(ResolvedProfile p) {
-        return List.of(
-                new EnvVar("SCHEDULEROPS_LABEL_KEY", p.labelKey(), null),
-                new EnvVar("SCHEDULEROPS_PORT", Integer.toString(Names.EXTENDER_PORT), null),
-                new EnvVar("SCHEDULEROPS_NODE_CACHE", Boolean.toString(p.extenderNeedsNodeCache()), null),
-                new EnvVar("SCHEDULEROPS_LOG_FORMAT", "json", null),
-                new EnvVar("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75", null));
+        List<EnvVar> env = new ArrayList<>();
+        env.add(new EnvVar("SCHEDULEROPS_LABEL_KEY", p.labelKey(), null));
+        env.add(new EnvVar("SCHEDULEROPS_PORT", Integer.toString(p.extenderPort()), null));
+        env.add(new EnvVar("SCHEDULEROPS_HEALTH_PORT", Integer.toString(Names.EXTENDER_HEALTH_PORT), null));
+        env.add(new EnvVar("SCHEDULEROPS_TLS_MODE", p.tls().extenderValue(), null));
+        if (p.tls().enabled()) {
+            env.add(new EnvVar("SCHEDULEROPS_TLS_CERT_FILE", tlsFile(Names.TLS_CERT), null));
+            env.add(new EnvVar("SCHEDULEROPS_TLS_KEY_FILE", tlsFile(Names.TLS_KEY), null));
+        }
+        if (p.tls() == TlsMode.MUTUAL) {
+            env.add(new EnvVar("SCHEDULEROPS_TLS_CLIENT_CA_FILE", tlsFile(Names.CLIENT_CA), null));
+        }
+        env.add(new EnvVar("SCHEDULEROPS_NODE_CACHE", Boolean.toString(p.extenderNeedsNodeCache()), null));
+        env.add(new EnvVar("SCHEDULEROPS_LOG_FORMAT", "json", null));
+        env.add(new EnvVar("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75", null));
+        return env;
+    }
+
+    private static String tlsFile(String key) {
+        return Names.EXTENDER_TLS_MOUNT_PATH + "/" + key;
+    }
+
+    private static VolumeMount tlsMount() {
+        return new VolumeMountBuilder()
+                .withName(TLS_VOLUME)
+                .withMountPath(Names.EXTENDER_TLS_MOUNT_PATH)
+                .withReadOnly(true)
+                .build();
+    }
+
+    private static Volume tlsVolume(ResolvedProfile p) {
+        return new VolumeBuilder()
+                .withName(TLS_VOLUME)
+                .withNewSecret()
+                .withSecretName(p.names().extenderTlsSecret())
+                .endSecret()
+                .build();
     }
 
     private static TopologySpreadConstraint spread(String topologyKey, Map<String, String> selector) {
@@ -125,8 +182,14 @@ final class ExtenderRenderer {
                 .withSelector(selector)
                 .addNewPort()
                 .withName("http")
-                .withPort(Names.EXTENDER_PORT)
+                .withPort(p.extenderPort())
                 .withTargetPort(HTTP_PORT)
+                .withProtocol("TCP")
+                .endPort()
+                .addNewPort()
+                .withName("metrics")
+                .withPort(Names.EXTENDER_HEALTH_PORT)
+                .withTargetPort(HEALTH_PORT)
                 .withProtocol("TCP")
                 .endPort()
                 .endSpec()

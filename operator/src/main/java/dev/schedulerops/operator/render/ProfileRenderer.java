@@ -3,6 +3,7 @@ package dev.schedulerops.operator.render;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.ResolvedProfile;
+import dev.schedulerops.operator.model.TlsFacts;
 import dev.schedulerops.operator.validation.ProfileValidator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
@@ -12,7 +13,16 @@ import java.util.List;
 public final class ProfileRenderer {
     private ProfileRenderer() {}
 
+    /** Renders without TLS material (`render` offline): no TLS hash annotations on the pod templates. */
     public static RenderResult render(SchedulerProfile profile, ClusterFacts facts) {
+        return render(profile, facts, TlsFacts.NONE);
+    }
+
+    /**
+     * @param tls hashes of the TLS material the reconciler wrote into the profile's Secrets (the renderer never sees
+     *     keys), stamped on the pod templates so that new material rolls the pods in order
+     */
+    public static RenderResult render(SchedulerProfile profile, ClusterFacts facts, TlsFacts tls) {
         List<String> fieldErrors = ProfileValidator.validateFields(profile);
         if (!fieldErrors.isEmpty()) {
             return new RenderResult.Invalid(fieldErrors);
@@ -22,10 +32,10 @@ public final class ProfileRenderer {
         if (!pluginErrors.isEmpty()) {
             return new RenderResult.Invalid(pluginErrors);
         }
-        return new RenderResult.Valid(desiredState(resolved, facts));
+        return new RenderResult.Valid(desiredState(resolved, facts, tls));
     }
 
-    static DesiredState desiredState(ResolvedProfile p, ClusterFacts facts) {
+    static DesiredState desiredState(ResolvedProfile p, ClusterFacts facts, TlsFacts tls) {
         String configYaml = SchedulerConfigRenderer.render(p);
         String configHash = Yaml.hash(configYaml);
 
@@ -33,12 +43,18 @@ public final class ProfileRenderer {
         extenderStage.add(SchedulerRenderer.serviceAccount(p));
         extenderStage.addAll(RbacRenderer.scheduler(p));
         extenderStage.addAll(RbacRenderer.extender(p));
-        extenderStage.addAll(ExtenderRenderer.render(p, facts));
+        extenderStage.addAll(ExtenderRenderer.render(p, facts, tls));
 
-        List<HasMetadata> schedulerStage =
-                List.of(SchedulerRenderer.configMap(p, configYaml), SchedulerRenderer.deployment(p, facts, configHash));
+        List<HasMetadata> schedulerStage = List.of(
+                SchedulerRenderer.configMap(p, configYaml), SchedulerRenderer.deployment(p, facts, configHash, tls));
 
         return new DesiredState(
-                extenderStage, schedulerStage, configYaml, configHash, p.schedulerImage(facts), p.extenderImage(facts));
+                extenderStage,
+                schedulerStage,
+                configYaml,
+                configHash,
+                p.schedulerImage(facts),
+                p.extenderImage(facts),
+                p.tls());
     }
 }

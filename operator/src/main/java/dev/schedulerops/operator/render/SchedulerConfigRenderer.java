@@ -6,7 +6,9 @@ import dev.schedulerops.operator.api.ManagedResource;
 import dev.schedulerops.operator.api.PluginConfig;
 import dev.schedulerops.operator.api.Plugins;
 import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.api.Verb;
+import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.model.ResolvedProfile;
 import dev.schedulerops.operator.model.SchedulerConfigApi;
 import java.util.List;
@@ -60,14 +62,15 @@ public final class SchedulerConfigRenderer {
         var e = p.extender();
         boolean prioritize = p.has(Verb.PRIORITIZE);
         return new Extender(
-                p.names().extenderUrl(),
+                p.extenderUrl(),
                 p.filterVerb().map(Verb::path).orElse(null),
                 p.has(Verb.PREEMPT) ? Verb.PREEMPT.path() : null,
                 prioritize ? Verb.PRIORITIZE.path() : null,
                 // kube-scheduler requires weight > 0 only with prioritizeVerb; without it the weight means nothing.
                 prioritize ? (long) p.weight() : null,
                 p.has(Verb.BIND) ? Verb.BIND.path() : null,
-                false,
+                p.tls().enabled(),
+                tlsConfig(p.tls()),
                 e.httpTimeout(),
                 e.nodeCacheCapable(),
                 e.managedResources().isEmpty()
@@ -76,6 +79,20 @@ public final class SchedulerConfigRenderer {
                                 .map(SchedulerConfigRenderer::managedResource)
                                 .toList(),
                 e.ignorable());
+    }
+
+    /**
+     * The files of the scheduler's extender-client Secret. caFile always (enableHTTPS without a CA would skip
+     * verification, facts.md); the client certificate only in mode Mutual.
+     */
+    private static TlsConfig tlsConfig(TlsMode mode) {
+        if (!mode.enabled()) {
+            return null;
+        }
+        String dir = Names.SCHEDULER_TLS_MOUNT_PATH + "/";
+        boolean mutual = mode == TlsMode.MUTUAL;
+        return new TlsConfig(
+                dir + Names.CA_CERT, mutual ? dir + Names.TLS_CERT : null, mutual ? dir + Names.TLS_KEY : null);
     }
 
     private static ExtenderManagedResource managedResource(ManagedResource r) {
@@ -120,10 +137,13 @@ public final class SchedulerConfigRenderer {
             Long weight,
             String bindVerb,
             boolean enableHTTPS,
+            TlsConfig tlsConfig,
             String httpTimeout,
             boolean nodeCacheCapable,
             List<ExtenderManagedResource> managedResources,
             boolean ignorable) {}
+
+    record TlsConfig(String caFile, String certFile, String keyFile) {}
 
     record ExtenderManagedResource(String name, boolean ignoredByScheduler) {}
 }

@@ -4,13 +4,19 @@ import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.model.ResolvedProfile;
+import dev.schedulerops.operator.model.TlsFacts;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,8 +39,17 @@ final class SchedulerRenderer {
                 .build();
     }
 
-    static Deployment deployment(ResolvedProfile p, ClusterFacts facts, String configHash) {
+    private static final String TLS_VOLUME = "extender-client";
+
+    static Deployment deployment(ResolvedProfile p, ClusterFacts facts, String configHash, TlsFacts tls) {
         var s = p.scheduler();
+        boolean tlsOn = p.tls().enabled();
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put(Labels.CONFIG_HASH, configHash);
+        annotations.put(Labels.EXTENDER_RULE_HASH, Yaml.hash(p.labelKey()));
+        if (tlsOn && tls.schedulerMaterialHash() != null) {
+            annotations.put(Labels.TLS_HASH, tls.schedulerMaterialHash());
+        }
         Map<String, String> selector = Labels.selector(p.names().profile(), Labels.COMPONENT_SCHEDULER);
         return new DeploymentBuilder()
                 .withMetadata(ObjectMetas.of(p, p.names().scheduler(), Labels.COMPONENT_SCHEDULER))
@@ -47,8 +62,7 @@ final class SchedulerRenderer {
                 .withNewTemplate()
                 .withNewMetadata()
                 .withLabels(Labels.component(p.names().profile(), p.names().namespace(), Labels.COMPONENT_SCHEDULER))
-                .withAnnotations(
-                        Map.of(Labels.CONFIG_HASH, configHash, Labels.EXTENDER_RULE_HASH, Yaml.hash(p.labelKey())))
+                .withAnnotations(annotations)
                 .endMetadata()
                 .withNewSpec()
                 // A secondary scheduler is placed by the default one, never by itself.
@@ -80,6 +94,7 @@ final class SchedulerRenderer {
                 .withReadOnly(true)
                 .endVolumeMount()
                 .addToVolumeMounts(PodParts.tmpMount())
+                .addAllToVolumeMounts(tlsOn ? List.of(tlsMount()) : List.of())
                 .endContainer()
                 .addNewVolume()
                 .withName("config")
@@ -88,9 +103,27 @@ final class SchedulerRenderer {
                 .endConfigMap()
                 .endVolume()
                 .addToVolumes(PodParts.tmpVolume())
+                .addAllToVolumes(tlsOn ? List.of(tlsVolume(p)) : List.of())
                 .endSpec()
                 .endTemplate()
                 .endSpec()
+                .build();
+    }
+
+    private static VolumeMount tlsMount() {
+        return new VolumeMountBuilder()
+                .withName(TLS_VOLUME)
+                .withMountPath(Names.SCHEDULER_TLS_MOUNT_PATH)
+                .withReadOnly(true)
+                .build();
+    }
+
+    private static Volume tlsVolume(ResolvedProfile p) {
+        return new VolumeBuilder()
+                .withName(TLS_VOLUME)
+                .withNewSecret()
+                .withSecretName(p.names().schedulerClientSecret())
+                .endSecret()
                 .build();
     }
 }

@@ -9,7 +9,7 @@ import dev.schedulerops.operator.render.ProfileRenderer;
 import dev.schedulerops.operator.render.RenderResult;
 import dev.schedulerops.operator.render.Samples;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,13 +94,9 @@ class OwnedKindTest {
 
     @Test
     void anUndeclaredKindIsRefusedByName() {
-        var secret = new SecretBuilder()
-                .withNewMetadata()
-                .withName("s")
-                .endMetadata()
-                .build();
-        assertThatThrownBy(() -> OwnedKind.of(secret))
+        var pod = new PodBuilder().withNewMetadata().withName("p").endMetadata().build();
+        assertThatThrownBy(() -> OwnedKind.of(pod))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("Secret is not an owned kind");
+                .hasMessageContaining("Pod is not an owned kind");
     }
 }

@@ -3,6 +3,7 @@ package dev.schedulerops.operator.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.operator.api.SchedulerProfileStatus;
+import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.render.DesiredState;
 import dev.schedulerops.operator.render.RenderResult;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -32,6 +33,46 @@ class ProfileStatusesTest {
 
     static Condition condition(SchedulerProfileStatus status, String type) {
         return ProfileStatuses.find(status.getConditions(), type).orElseThrow();
+    }
+
+    static ProfileStatuses.Observation validWithTls(TlsMode mode) {
+        return new ProfileStatuses.Observation(
+                7,
+                "sched",
+                new RenderResult.Valid(new DesiredState(List.of(), List.of(), "", "h1", "ks:v1", "ext:v1", mode)),
+                Optional.empty(),
+                Optional.empty(),
+                Deployments.available("p-extender"),
+                Deployments.schedulerWithHash("h1", true),
+                3);
+    }
+
+    @Test
+    void mutualTlsAddsNoWarning() {
+        SchedulerProfileStatus status = ProfileStatuses.compute(null, validWithTls(TlsMode.MUTUAL), T0);
+        assertThat(status.getConditions()).extracting(Condition::getType).doesNotContain("ExtenderOpen");
+        assertThat(condition(status, "Ready").getStatus()).isEqualTo("True");
+    }
+
+    @Test
+    void disabledTlsSaysTheExtenderIsOpenToAnyPodAndHowToClose() {
+        SchedulerProfileStatus status = ProfileStatuses.compute(null, validWithTls(TlsMode.DISABLED), T0);
+        Condition open = condition(status, "ExtenderOpen");
+        assertThat(open.getStatus()).isEqualTo("True");
+        assertThat(open.getReason()).isEqualTo("TLSDisabled");
+        assertThat(open.getMessage()).contains("any pod").contains("mode: Mutual");
+        assertThat(condition(status, "Ready").getStatus())
+                .as("a warning, not a failure")
+                .isEqualTo("True");
+    }
+
+    @Test
+    void serverTlsSaysTheCallerIsNotAuthenticated() {
+        Condition open = condition(ProfileStatuses.compute(null, validWithTls(TlsMode.SERVER), T0), "ExtenderOpen");
+        assertThat(open.getReason()).isEqualTo("ClientNotAuthenticated");
+        assertThat(open.getMessage())
+                .contains("does not authenticate its caller")
+                .contains("mode: Mutual");
     }
 
     @Test

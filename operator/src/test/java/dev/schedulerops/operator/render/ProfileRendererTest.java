@@ -4,12 +4,15 @@ import static dev.schedulerops.operator.render.Samples.profile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.TlsFacts;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -62,7 +65,7 @@ class ProfileRendererTest {
         assertThat(config.path("profiles").get(0).path("schedulerName").asText())
                 .isEqualTo("p");
         JsonNode extender = config.path("extenders").get(0);
-        assertThat(extender.path("urlPrefix").asText()).isEqualTo("http://p-extender.team-a.svc:8080");
+        assertThat(extender.path("urlPrefix").asText()).isEqualTo("https://p-extender.team-a.svc:8443");
         assertThat(extender.path("filterVerb").asText()).isEqualTo("filter_onlyone");
         assertThat(extender.path("prioritizeVerb").asText()).isEqualTo("prioritize");
         assertThat(extender.path("preemptVerb").asText()).isEqualTo("preempt");
@@ -206,7 +209,118 @@ class ProfileRendererTest {
         assertThat(env)
                 .containsEntry("SCHEDULEROPS_LABEL_KEY", "example.com/tier")
                 .containsEntry("SCHEDULEROPS_NODE_CACHE", "false")
-                .containsEntry("SCHEDULEROPS_PORT", "8080");
+                .containsEntry("SCHEDULEROPS_PORT", "8443")
+                .containsEntry("SCHEDULEROPS_HEALTH_PORT", "8081")
+                .containsEntry("SCHEDULEROPS_TLS_MODE", "mutual")
+                .containsEntry("SCHEDULEROPS_TLS_CERT_FILE", "/etc/schedulerops/tls/tls.crt")
+                .containsEntry("SCHEDULEROPS_TLS_KEY_FILE", "/etc/schedulerops/tls/tls.key")
+                .containsEntry("SCHEDULEROPS_TLS_CLIENT_CA_FILE", "/etc/schedulerops/tls/client-ca.crt");
+    }
+
+    @Test
+    void mutualTlsByDefaultMountsBothSecretsAndConfiguresTheSchedulerForHttps() throws Exception {
+        DesiredState state = render("labelKey: k");
+        JsonNode extender = config(state).path("extenders").get(0);
+        assertThat(extender.path("enableHTTPS").asBoolean()).isTrue();
+        assertThat(extender.path("tlsConfig").path("caFile").asText())
+                .isEqualTo("/etc/schedulerops/extender-client/ca.crt");
+        assertThat(extender.path("tlsConfig").path("certFile").asText())
+                .isEqualTo("/etc/schedulerops/extender-client/tls.crt");
+        assertThat(extender.path("tlsConfig").path("keyFile").asText())
+                .isEqualTo("/etc/schedulerops/extender-client/tls.key");
+        assertThat(podSpec(state.extenderDeployment()).getVolumes())
+                .filteredOn(v -> v.getSecret() != null)
+                .extracting(v -> v.getSecret().getSecretName())
+                .containsExactly("p-extender-tls");
+        assertThat(podSpec(state.schedulerDeployment()).getVolumes())
+                .filteredOn(v -> v.getSecret() != null)
+                .extracting(v -> v.getSecret().getSecretName())
+                .containsExactly("p-scheduler-extender-client");
+        Container c = podSpec(state.extenderDeployment()).getContainers().get(0);
+        assertThat(c.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("health");
+        assertThat(c.getReadinessProbe().getHttpGet().getScheme()).isEqualTo("HTTP");
+        assertThat(c.getPorts())
+                .extracting(p -> p.getName() + ":" + p.getContainerPort())
+                .containsExactly("http:8443", "health:8081");
+    }
+
+    @Test
+    void theTlsHashesGoOnThePodTemplatesSoNewMaterialRollsThePods() {
+        SchedulerProfile profile = profile("labelKey: k");
+        DesiredState a =
+                ((RenderResult.Valid) ProfileRenderer.render(profile, Samples.FACTS, new TlsFacts("e1", "s1"))).state();
+        DesiredState b =
+                ((RenderResult.Valid) ProfileRenderer.render(profile, Samples.FACTS, new TlsFacts("e2", "s2"))).state();
+        assertThat(annotations(a.extenderDeployment())).containsEntry("schedulerops.dev/tls-hash", "e1");
+        assertThat(annotations(a.schedulerDeployment())).containsEntry("schedulerops.dev/tls-hash", "s1");
+        assertThat(annotations(b.extenderDeployment())).containsEntry("schedulerops.dev/tls-hash", "e2");
+        assertThat(annotations(b.schedulerDeployment())).containsEntry("schedulerops.dev/tls-hash", "s2");
+    }
+
+    @Test
+    void serverTlsGivesTheSchedulerOnlyTheCa() throws Exception {
+        DesiredState state = render("labelKey: k\nextender:\n  tls:\n    mode: Server");
+        JsonNode tls = config(state).path("extenders").get(0).path("tlsConfig");
+        assertThat(tls.path("caFile").asText()).isEqualTo("/etc/schedulerops/extender-client/ca.crt");
+        assertThat(tls.has("certFile")).isFalse();
+        assertThat(tls.has("keyFile")).isFalse();
+        Map<String, String> env = podSpec(state.extenderDeployment()).getContainers().get(0).getEnv().stream()
+                .collect(Collectors.toMap(e -> e.getName(), e -> e.getValue()));
+        assertThat(env)
+                .containsEntry("SCHEDULEROPS_TLS_MODE", "server")
+                .doesNotContainKey("SCHEDULEROPS_TLS_CLIENT_CA_FILE");
+    }
+
+    @Test
+    void disabledTlsIsPlainHttpOn8080WithoutSecrets() throws Exception {
+        DesiredState state = render("labelKey: k\nextender:\n  tls:\n    mode: Disabled");
+        JsonNode extender = config(state).path("extenders").get(0);
+        assertThat(extender.path("urlPrefix").asText()).isEqualTo("http://p-extender.team-a.svc:8080");
+        assertThat(extender.path("enableHTTPS").asBoolean()).isFalse();
+        assertThat(extender.has("tlsConfig")).isFalse();
+        assertThat(podSpec(state.extenderDeployment()).getVolumes())
+                .allSatisfy(v -> assertThat(v.getSecret()).isNull());
+        assertThat(podSpec(state.schedulerDeployment()).getVolumes())
+                .allSatisfy(v -> assertThat(v.getSecret()).isNull());
+        Map<String, String> env = podSpec(state.extenderDeployment()).getContainers().get(0).getEnv().stream()
+                .collect(Collectors.toMap(e -> e.getName(), e -> e.getValue()));
+        assertThat(env).containsEntry("SCHEDULEROPS_TLS_MODE", "disabled").containsEntry("SCHEDULEROPS_PORT", "8080");
+    }
+
+    @Test
+    void theNetworkPolicyAdmitsOnlyTheSchedulerToTheVerbPortAndMetricsFromWhomTheUserSays() {
+        DesiredState state = render("labelKey: k\nextender:\n  metricsFrom:\n    - namespaceSelector:\n"
+                + "        matchLabels: {team: obs}");
+        NetworkPolicy policy = state.extenderStage().stream()
+                .filter(NetworkPolicy.class::isInstance)
+                .map(NetworkPolicy.class::cast)
+                .findFirst()
+                .orElseThrow();
+        assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+                .containsEntry("app.kubernetes.io/component", "extender")
+                .containsEntry("app.kubernetes.io/instance", "p");
+        assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+        var verbs = policy.getSpec().getIngress().get(0);
+        assertThat(verbs.getPorts()).extracting(p -> p.getPort().getIntVal()).containsExactly(8443);
+        assertThat(verbs.getFrom()).singleElement().satisfies(peer -> {
+            assertThat(peer.getNamespaceSelector()).isNull();
+            assertThat(peer.getPodSelector().getMatchLabels())
+                    .containsEntry("app.kubernetes.io/component", "scheduler")
+                    .containsEntry("app.kubernetes.io/instance", "p");
+        });
+        var health = policy.getSpec().getIngress().get(1);
+        assertThat(health.getPorts()).extracting(p -> p.getPort().getIntVal()).containsExactly(8081);
+        assertThat(health.getFrom()).singleElement().satisfies(peer -> assertThat(
+                        peer.getNamespaceSelector().getMatchLabels())
+                .containsEntry("team", "obs"));
+        NetworkPolicy open = render("labelKey: k").extenderStage().stream()
+                .filter(NetworkPolicy.class::isInstance)
+                .map(NetworkPolicy.class::cast)
+                .findFirst()
+                .orElseThrow();
+        assertThat(open.getSpec().getIngress().get(1).getFrom())
+                .as("metrics from anywhere by default")
+                .isNullOrEmpty();
     }
 
     static Stream<Path> samples() {

@@ -1,0 +1,192 @@
+package dev.schedulerops.operator.reconcile;
+
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.model.ResolvedProfile;
+import dev.schedulerops.operator.model.TlsFacts;
+import dev.schedulerops.operator.tls.CertificateIssuer;
+import dev.schedulerops.operator.tls.ProfileCertificates;
+import dev.schedulerops.operator.tls.RotationPolicy;
+import dev.schedulerops.operator.tls.TlsMaterial;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a profile's three TLS Secrets (CA, extender serving, scheduler client) current, before stage 1: observes them
+ * in the label-selected Secret informer (only the operator's own Secrets are cached), lets {@link RotationPolicy}
+ * decide, writes the result, and returns the hashes the renderer stamps on the pod templates so that new material
+ * rolls the extender and then the scheduler. A refused write is thrown as {@link Refused}.
+ */
+final class ProfileTls {
+    private static final Logger LOG = LoggerFactory.getLogger(ProfileTls.class);
+
+    private final ResourceApplier applier;
+    private final OwnedInformers informers;
+    private final ProfileEvents events;
+    private final CertificateIssuer issuer;
+    private final Clock clock;
+
+    ProfileTls(
+            ResourceApplier applier,
+            OwnedInformers informers,
+            ProfileEvents events,
+            CertificateIssuer issuer,
+            Clock clock) {
+        this.applier = applier;
+        this.informers = informers;
+        this.events = events;
+        this.issuer = issuer;
+        this.clock = clock;
+    }
+
+    /**
+     * Ensures the Secrets for {@code p} exist and are current; TlsFacts.NONE when TLS is Disabled (existing Secrets
+     * are left to the profile's garbage collection).
+     */
+    TlsFacts ensure(
+            SchedulerProfile profile, ResolvedProfile p, Deployment observedExtender, Deployment observedScheduler) {
+        if (!p.tls().enabled()) {
+            return TlsFacts.NONE;
+        }
+        Names names = p.names();
+        Secret caSecret = cached(names.caSecret(), names.namespace());
+        Secret extenderSecret = cached(names.extenderTlsSecret(), names.namespace());
+        Secret schedulerSecret = cached(names.schedulerClientSecret(), names.namespace());
+        Map<String, String> extenderData = decode(extenderSecret);
+        Map<String, String> schedulerData = decode(schedulerSecret);
+
+        String requested = profile.getSpec() == null
+                        || profile.getSpec().getExtender() == null
+                        || profile.getSpec().getExtender().getTls() == null
+                ? null
+                : profile.getSpec().getExtender().getTls().getRotate();
+        String rotatedFor =
+                caSecret == null ? null : annotation(caSecret.getMetadata().getAnnotations(), Labels.ROTATED_FOR);
+        boolean rotationRequested = requested != null && !requested.equals(rotatedFor);
+        boolean rolledOut = runs(observedExtender, hash(extenderData)) && runs(observedScheduler, hash(schedulerData));
+
+        Instant now = clock.instant();
+        ProfileCertificates.Existing existing =
+                ProfileCertificates.read(decode(caSecret), extenderData, schedulerData, names);
+        RotationPolicy.Action action = RotationPolicy.decide(
+                ProfileCertificates.observe(existing, p.tls(), rotationRequested, rolledOut), now);
+        TlsMaterial material = ProfileCertificates.apply(action, existing, names, p.tls(), issuer, now);
+        if (action == RotationPolicy.Action.ISSUE_ALL || action == RotationPolicy.Action.ROTATE_CA) {
+            rotatedFor = requested;
+        }
+        if (action != RotationPolicy.Action.KEEP) {
+            LOG.info("TLS of {}/{}: {}", names.namespace(), names.profile(), action);
+            events.normal(profile, "Certificates", message(action));
+        }
+
+        Map<String, String> newExtenderData = material.extenderSecretData();
+        Map<String, String> newSchedulerData = material.schedulerSecretData(p.tls());
+        Map<String, String> caAnnotations = rotatedFor == null ? null : Map.of(Labels.ROTATED_FOR, rotatedFor);
+        apply(profile, secret(p, names.caSecret(), Labels.COMPONENT_EXTENDER, material.caSecretData(), caAnnotations));
+        apply(profile, secret(p, names.extenderTlsSecret(), Labels.COMPONENT_EXTENDER, newExtenderData, null));
+        apply(profile, secret(p, names.schedulerClientSecret(), Labels.COMPONENT_SCHEDULER, newSchedulerData, null));
+        return new TlsFacts(hash(newExtenderData), hash(newSchedulerData));
+    }
+
+    /** A Secret the API server refused; the reconciler records it like any refused apply. */
+    static final class Refused extends RuntimeException {
+        private final transient ApplyFailure failure;
+
+        Refused(ApplyFailure failure) {
+            super(failure.message(), failure.cause(), false, false);
+            this.failure = failure;
+        }
+
+        ApplyFailure failure() {
+            return failure;
+        }
+    }
+
+    private void apply(SchedulerProfile profile, Secret secret) {
+        try {
+            applier.apply(profile, secret);
+        } catch (KubernetesClientException e) {
+            throw new Refused(ApplyFailure.of(secret, e));
+        }
+    }
+
+    private static String message(RotationPolicy.Action action) {
+        return switch (action) {
+            case ISSUE_ALL -> "Issued a new CA, extender serving certificate and scheduler client certificate";
+            case ROTATE_CA -> "Rotating the CA: the extender and the scheduler now trust the old and the new CA;"
+                    + " new certificates follow once both run with it";
+            case RENEW_LEAVES -> "Renewed the extender serving and scheduler client certificates";
+            case DROP_PREVIOUS_CA -> "The previous CA is no longer trusted: the CA rotation is complete";
+            case KEEP -> "";
+        };
+    }
+
+    /** The Deployment is Available at its generation with pods whose template carries {@code hash}. */
+    private static boolean runs(Deployment deployment, String hash) {
+        if (deployment == null || !DeploymentReadiness.isAvailableAtCurrentGeneration(deployment)) {
+            return false;
+        }
+        var metadata = deployment.getSpec().getTemplate().getMetadata();
+        return metadata != null && Objects.equals(annotation(metadata.getAnnotations(), Labels.TLS_HASH), hash);
+    }
+
+    private static String hash(Map<String, String> data) {
+        return TlsMaterial.hash(data);
+    }
+
+    private Secret cached(String name, String namespace) {
+        return informers.cached(Secret.class, new ResourceID(name, namespace)).orElse(null);
+    }
+
+    private static String annotation(Map<String, String> annotations, String key) {
+        return annotations == null ? null : annotations.get(key);
+    }
+
+    static Map<String, String> decode(Secret secret) {
+        Map<String, String> data = new TreeMap<>();
+        if (secret != null && secret.getData() != null) {
+            secret.getData().forEach((k, v) -> {
+                try {
+                    data.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8));
+                } catch (IllegalArgumentException e) {
+                    // not base64: treated as missing, and replaced
+                }
+            });
+        }
+        return data;
+    }
+
+    private static Secret secret(
+            ResolvedProfile p,
+            String name,
+            String component,
+            Map<String, String> data,
+            Map<String, String> annotations) {
+        Map<String, String> encoded = new LinkedHashMap<>();
+        data.forEach((k, v) -> encoded.put(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
+        return new SecretBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(p.names().namespace())
+                .withLabels(Labels.component(p.names().profile(), p.names().namespace(), component))
+                .withAnnotations(annotations)
+                .endMetadata()
+                .withType("Opaque")
+                .withData(encoded)
+                .build();
+    }
+}

@@ -1,0 +1,241 @@
+package dev.schedulerops.operator.tls;
+
+import dev.schedulerops.operator.api.TlsMode;
+import dev.schedulerops.operator.model.Names;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateParsingException;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads a profile's TLS Secrets into what {@link RotationPolicy} decides on, and carries out its decision. Unreadable
+ * or mismatched material counts as missing (and is replaced), never as an error.
+ */
+public final class ProfileCertificates {
+    private static final String SERVER_AUTH = "1.3.6.1.5.5.7.3.1";
+    private static final String CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
+
+    private ProfileCertificates() {}
+
+    /** A certificate, its key and the PEM text they were read from (kept as is, so rewriting changes no byte). */
+    public record Pair(X509Certificate certificate, PrivateKey key, String certificatePem, String keyPem) {
+        static Pair of(Issued issued) {
+            return new Pair(issued.certificate(), issued.key(), issued.certificatePem(), issued.keyPem());
+        }
+
+        Issued issued() {
+            return new Issued(certificate, key);
+        }
+
+        RotationPolicy.Validity validity() {
+            return issued().validity();
+        }
+    }
+
+    /** What the Secrets hold, as far as it is readable and consistent. */
+    public record Existing(
+            Optional<Pair> ca,
+            Optional<X509Certificate> previousCa,
+            String previousCaPem,
+            Optional<Pair> serving,
+            Optional<Pair> client) {}
+
+    /**
+     * Reads the three Secrets' decoded data (null or empty maps for absent Secrets).
+     *
+     * @param names the profile's names: the serving certificate must be valid for the Service's DNS names
+     */
+    public static Existing read(
+            Map<String, String> caData,
+            Map<String, String> extenderData,
+            Map<String, String> schedulerData,
+            Names names) {
+        Optional<Pair> ca = pair(get(caData, Names.CA_CERT), get(caData, Names.CA_KEY))
+                .filter(p -> p.certificate().getBasicConstraints() >= 0);
+        Optional<X509Certificate> previous = ca.isEmpty()
+                ? Optional.empty()
+                : first(get(caData, Names.PREVIOUS_CA_CERT)).filter(c -> c.getBasicConstraints() >= 0);
+        Optional<Pair> serving = pair(get(extenderData, Names.TLS_CERT), get(extenderData, Names.TLS_KEY))
+                .filter(p -> hasUsage(p.certificate(), SERVER_AUTH)
+                        && dnsNames(p.certificate()).containsAll(names.extenderDnsNames()));
+        Optional<Pair> client = pair(get(schedulerData, Names.TLS_CERT), get(schedulerData, Names.TLS_KEY))
+                .filter(p -> hasUsage(p.certificate(), CLIENT_AUTH));
+        return new Existing(
+                ca, previous, previous.isPresent() ? get(caData, Names.PREVIOUS_CA_CERT) : null, serving, client);
+    }
+
+    /** What {@link RotationPolicy} decides on. */
+    public static RotationPolicy.Observed observe(
+            Existing e, TlsMode mode, boolean rotationRequested, boolean rolledOut) {
+        return new RotationPolicy.Observed(
+                e.ca().map(Pair::validity),
+                e.previousCa().map(c -> new Issued(c, null).validity()),
+                e.serving().map(leaf -> leaf(leaf, e)),
+                e.client().map(leaf -> leaf(leaf, e)),
+                mode == TlsMode.MUTUAL,
+                rotationRequested,
+                rolledOut);
+    }
+
+    private static RotationPolicy.Leaf leaf(Pair leaf, Existing e) {
+        boolean byCurrent = e.ca().map(
+                        ca -> signedBy(leaf.certificate(), ca.certificate().getPublicKey()))
+                .orElse(false);
+        boolean byPrevious = e.previousCa()
+                .map(ca -> signedBy(leaf.certificate(), ca.getPublicKey()))
+                .orElse(false);
+        return new RotationPolicy.Leaf(leaf.validity(), byCurrent, byCurrent || byPrevious);
+    }
+
+    /** The material after {@code action}: what exists, with what the action replaces newly issued. */
+    public static TlsMaterial apply(
+            RotationPolicy.Action action,
+            Existing e,
+            Names names,
+            TlsMode mode,
+            CertificateIssuer issuer,
+            Instant now) {
+        Pair ca = e.ca().orElse(null);
+        String previousCa = e.previousCaPem();
+        Pair serving = e.serving().orElse(null);
+        Pair client = e.client().orElse(null);
+        switch (action) {
+            case KEEP -> {}
+            case ISSUE_ALL -> {
+                ca = Pair.of(issuer.ca(caName(names), RotationPolicy.caValidity(now)));
+                previousCa = null;
+                serving = null;
+                client = null;
+            }
+            case ROTATE_CA -> {
+                previousCa = ca.certificatePem();
+                ca = Pair.of(issuer.ca(caName(names), RotationPolicy.caValidity(now)));
+            }
+            case RENEW_LEAVES -> {
+                serving = null;
+                client = null;
+            }
+            case DROP_PREVIOUS_CA -> previousCa = null;
+        }
+        if (serving == null) {
+            serving = Pair.of(issuer.serving(
+                    ca.issued(), names.extenderDnsNames(), RotationPolicy.leafValidity(ca.validity(), now)));
+        }
+        if (client == null && mode == TlsMode.MUTUAL) {
+            client = Pair.of(
+                    issuer.client(ca.issued(), clientName(names), RotationPolicy.leafValidity(ca.validity(), now)));
+        }
+        return new TlsMaterial(
+                ca.certificatePem(),
+                ca.keyPem(),
+                previousCa,
+                serving.certificatePem(),
+                serving.keyPem(),
+                client == null ? null : client.certificatePem(),
+                client == null ? null : client.keyPem());
+    }
+
+    static String caName(Names names) {
+        return cn("schedulerops CA " + names.namespace() + "/" + names.profile());
+    }
+
+    static String clientName(Names names) {
+        return cn(names.scheduler() + "." + names.namespace());
+    }
+
+    /** A CN is at most 64 characters (RFC 5280). */
+    private static String cn(String name) {
+        return name.length() <= 64 ? name : name.substring(0, 64);
+    }
+
+    private static String get(Map<String, String> data, String key) {
+        return data == null ? null : data.get(key);
+    }
+
+    private static Optional<X509Certificate> first(String pem) {
+        try {
+            return Pem.parseCertificates(pem).stream().findFirst();
+        } catch (CertificateException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<Pair> pair(String certificatePem, String keyPem) {
+        if (certificatePem == null || keyPem == null) {
+            return Optional.empty();
+        }
+        try {
+            Optional<X509Certificate> cert = first(certificatePem);
+            if (cert.isEmpty()) {
+                return Optional.empty();
+            }
+            PrivateKey key = Pem.parsePrivateKey(keyPem);
+            if (!matches(key, cert.get().getPublicKey())) {
+                return Optional.empty();
+            }
+            return Optional.of(new Pair(cert.get(), key, certificatePem, keyPem));
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The key belongs to the certificate: what it signs, the certificate's public key verifies. */
+    static boolean matches(PrivateKey key, PublicKey publicKey) {
+        try {
+            String algorithm = key.getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
+            byte[] probe = "schedulerops".getBytes(StandardCharsets.US_ASCII);
+            Signature signer = Signature.getInstance(algorithm);
+            signer.initSign(key);
+            signer.update(probe);
+            byte[] signature = signer.sign();
+            Signature verifier = Signature.getInstance(algorithm);
+            verifier.initVerify(publicKey);
+            verifier.update(probe);
+            return verifier.verify(signature);
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+
+    static boolean signedBy(X509Certificate certificate, PublicKey issuerKey) {
+        try {
+            certificate.verify(issuerKey);
+            return true;
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+
+    static boolean hasUsage(X509Certificate certificate, String oid) {
+        try {
+            List<String> usages = certificate.getExtendedKeyUsage();
+            return usages != null && usages.contains(oid);
+        } catch (CertificateParsingException e) {
+            return false;
+        }
+    }
+
+    static List<String> dnsNames(X509Certificate certificate) {
+        try {
+            Collection<List<?>> names = certificate.getSubjectAlternativeNames();
+            if (names == null) {
+                return List.of();
+            }
+            return names.stream()
+                    .filter(n -> Integer.valueOf(2).equals(n.get(0)))
+                    .map(n -> (String) n.get(1))
+                    .toList();
+        } catch (CertificateParsingException e) {
+            return List.of();
+        }
+    }
+}

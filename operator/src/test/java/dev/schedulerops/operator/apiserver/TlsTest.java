@@ -1,0 +1,226 @@
+package dev.schedulerops.operator.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedulerops.operator.api.ExtenderSpec;
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.api.TlsSpec;
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.reconcile.ProfileStatuses;
+import dev.schedulerops.operator.tls.Pem;
+import dev.schedulerops.operator.tls.TlsMaterial;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The operator's side of scheduler ↔ extender mutual TLS on a real API server: the three Secrets, owned by the profile;
+ * the Deployments mounting them; https in the scheduler config; new material on a deleted Secret or a forced rotation,
+ * rolled out extender first, scheduler second.
+ */
+@ExtendWith(ApiServerTier.class)
+class TlsTest {
+
+    @Test
+    void aProfileGetsItsThreeSecretsMountedAndAnHttpsConfig(Tier tier) throws Exception {
+        Names names = tier.names("p");
+        tier.rollOut("p", "labelKey: example.com/rank");
+        SchedulerProfile profile = tier.profile("p").get();
+
+        for (String name : List.of(names.caSecret(), names.extenderTlsSecret(), names.schedulerClientSecret())) {
+            Secret secret = secret(tier, name);
+            assertThat(secret).as(name).isNotNull();
+            assertThat(secret.getMetadata().getOwnerReferences())
+                    .as(name + " is owned by the profile")
+                    .singleElement()
+                    .satisfies(o -> assertThat(o.getUid())
+                            .isEqualTo(profile.getMetadata().getUid()));
+            assertThat(secret.getMetadata().getLabels())
+                    .containsEntry(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE)
+                    .containsEntry(Labels.PROFILE, "p");
+        }
+        assertThat(data(secret(tier, names.extenderTlsSecret())))
+                .containsOnlyKeys(Names.TLS_CERT, Names.TLS_KEY, Names.CLIENT_CA);
+        assertThat(data(secret(tier, names.schedulerClientSecret())))
+                .containsOnlyKeys(Names.CA_CERT, Names.TLS_CERT, Names.TLS_KEY);
+        X509Certificate ca = Pem.parseCertificates(
+                        data(secret(tier, names.caSecret())).get(Names.CA_CERT))
+                .get(0);
+        X509Certificate serving = Pem.parseCertificates(
+                        data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
+                .get(0);
+        serving.verify(ca.getPublicKey());
+
+        assertThat(secretVolumes(tier.deployment(names.extender()))).containsExactly(names.extenderTlsSecret());
+        assertThat(secretVolumes(tier.deployment(names.scheduler()))).containsExactly(names.schedulerClientSecret());
+        assertThat(tlsHash(tier.deployment(names.extender()))).isNotNull();
+        assertThat(tlsHash(tier.deployment(names.scheduler()))).isNotNull();
+        String config = tier.configMap(names.schedulerConfig()).getData().get(Names.CONFIG_FILE);
+        assertThat(config)
+                .contains("urlPrefix: https://p-extender." + tier.namespace() + ".svc:8443")
+                .contains("enableHTTPS: true")
+                .contains("certFile: /etc/schedulerops/extender-client/tls.crt");
+    }
+
+    @Test
+    void aDeletedServingSecretComesBackAndTheExtenderMountsWhatItHolds(Tier tier) throws Exception {
+        Names names = tier.names("p");
+        tier.rollOut("p", "labelKey: example.com/rank");
+        Secret before = secret(tier, names.extenderTlsSecret());
+
+        tier.client().resource(before).delete();
+
+        // Put back from the operator's cache, or reissued: either way usable, and what the pods are told to mount.
+        Eventually.until("the serving Secret is back", () -> {
+            Secret now = secret(tier, names.extenderTlsSecret());
+            return now != null
+                    && !now.getMetadata().getUid().equals(before.getMetadata().getUid());
+        });
+        Eventually.until(
+                "the extender's pod template carries the hash of what the Secret holds",
+                () -> TlsMaterial.hash(data(secret(tier, names.extenderTlsSecret())))
+                        .equals(tlsHash(tier.deployment(names.extender()))));
+        Eventually.until("the scheduler's pod template carries the hash of its Secret", () -> TlsMaterial.hash(
+                        data(secret(tier, names.schedulerClientSecret())))
+                .equals(tlsHash(tier.deployment(names.scheduler()))));
+        X509Certificate ca = Pem.parseCertificates(
+                        data(secret(tier, names.caSecret())).get(Names.CA_CERT))
+                .get(0);
+        Pem.parseCertificates(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
+                .get(0)
+                .verify(ca.getPublicKey());
+    }
+
+    @Test
+    void aForcedRotationTrustsOldAndNewCaThenRenewsTheCertificatesThenDropsTheOldCa(Tier tier) throws Exception {
+        Names names = tier.names("p");
+        tier.rollOut("p", "labelKey: example.com/rank");
+        String oldCa = data(secret(tier, names.caSecret())).get(Names.CA_CERT);
+        String oldServing = data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT);
+        String extenderHash = tlsHash(tier.deployment(names.extender()));
+        String schedulerHash = tlsHash(tier.deployment(names.scheduler()));
+
+        tier.extenderAvailable("p", false);
+        tier.profile("p").edit(p -> {
+            TlsSpec tls = new TlsSpec();
+            tls.setRotate("2026-11-22");
+            if (p.getSpec().getExtender() == null) {
+                p.getSpec().setExtender(new ExtenderSpec());
+            }
+            p.getSpec().getExtender().setTls(tls);
+            return p;
+        });
+
+        Eventually.until(
+                "a new CA",
+                () -> !oldCa.equals(data(secret(tier, names.caSecret())).get(Names.CA_CERT)));
+        // Phase 1: both trust the old and the new CA; the extender rolls first, the scheduler waits for it.
+        assertThat(count(data(secret(tier, names.extenderTlsSecret())).get(Names.CLIENT_CA)))
+                .isEqualTo(2);
+        assertThat(count(data(secret(tier, names.schedulerClientSecret())).get(Names.CA_CERT)))
+                .isEqualTo(2);
+        assertThat(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
+                .as("the certificates stay until both sides trust the new CA")
+                .isEqualTo(oldServing);
+        Eventually.until(
+                "the extender rolls with the new bundle",
+                () -> !extenderHash.equals(tlsHash(tier.deployment(names.extender()))));
+        BareApiServer.sleep(Duration.ofSeconds(2));
+        assertThat(tlsHash(tier.deployment(names.scheduler())))
+                .as("the scheduler waits for the extender")
+                .isEqualTo(schedulerHash);
+        assertThat(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
+                .as("no new certificates before the scheduler runs the new bundle")
+                .isEqualTo(oldServing);
+
+        tier.extenderAvailable("p", true);
+        Eventually.until(
+                "the certificates are renewed from the new CA and the old CA is dropped",
+                () -> {
+                    Map<String, String> extender = data(secret(tier, names.extenderTlsSecret()));
+                    return !oldServing.equals(extender.get(Names.TLS_CERT))
+                            && count(extender.get(Names.CLIENT_CA)) == 1
+                            && !extender.get(Names.CLIENT_CA).equals(oldCa);
+                },
+                () -> data(secret(tier, names.caSecret())).keySet());
+        String newCa = data(secret(tier, names.caSecret())).get(Names.CA_CERT);
+        X509Certificate ca = Pem.parseCertificates(newCa).get(0);
+        Pem.parseCertificates(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
+                .get(0)
+                .verify(ca.getPublicKey());
+        Pem.parseCertificates(data(secret(tier, names.schedulerClientSecret())).get(Names.TLS_CERT))
+                .get(0)
+                .verify(ca.getPublicKey());
+        assertThat(data(secret(tier, names.caSecret()))).doesNotContainKey(Names.PREVIOUS_CA_CERT);
+        assertThat(secret(tier, names.caSecret()).getMetadata().getAnnotations())
+                .containsEntry(Labels.ROTATED_FOR, "2026-11-22");
+        assertThat(tlsHash(tier.deployment(names.scheduler()))).isNotEqualTo(schedulerHash);
+        assertThat(tier.hasEvent("p", "Normal", "Certificates")).isTrue();
+    }
+
+    @Test
+    void disabledTlsWritesNoSecretsServesPlainHttpAndSaysTheExtenderIsOpen(Tier tier) {
+        Names names = tier.names("p");
+        tier.rollOut("p", "labelKey: example.com/rank\nextender:\n  tls:\n    mode: Disabled");
+
+        for (String name : List.of(names.caSecret(), names.extenderTlsSecret(), names.schedulerClientSecret())) {
+            assertThat(secret(tier, name)).as(name).isNull();
+        }
+        assertThat(secretVolumes(tier.deployment(names.extender()))).isEmpty();
+        assertThat(tlsHash(tier.deployment(names.extender()))).isNull();
+        assertThat(tier.configMap(names.schedulerConfig()).getData().get(Names.CONFIG_FILE))
+                .contains("urlPrefix: http://p-extender." + tier.namespace() + ".svc:8080")
+                .contains("enableHTTPS: false");
+        Eventually.until(
+                "ExtenderOpen=True TLSDisabled",
+                () -> tier.hasCondition(
+                        "p", ProfileStatuses.EXTENDER_OPEN, "True", ProfileStatuses.REASON_TLS_DISABLED),
+                () -> tier.conditions("p"));
+    }
+
+    private static int count(String pem) {
+        try {
+            return Pem.parseCertificates(pem).size();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    private static Secret secret(Tier tier, String name) {
+        return tier.client()
+                .secrets()
+                .inNamespace(tier.namespace())
+                .withName(name)
+                .get();
+    }
+
+    private static Map<String, String> data(Secret secret) {
+        Map<String, String> data = new java.util.TreeMap<>();
+        secret.getData()
+                .forEach((k, v) -> data.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
+        return data;
+    }
+
+    private static List<String> secretVolumes(Deployment deployment) {
+        return deployment.getSpec().getTemplate().getSpec().getVolumes().stream()
+                .filter(v -> v.getSecret() != null)
+                .map(Volume::getSecret)
+                .map(s -> s.getSecretName())
+                .toList();
+    }
+
+    private static String tlsHash(Deployment deployment) {
+        Map<String, String> annotations =
+                deployment.getSpec().getTemplate().getMetadata().getAnnotations();
+        return annotations == null ? null : annotations.get(Labels.TLS_HASH);
+    }
+}
