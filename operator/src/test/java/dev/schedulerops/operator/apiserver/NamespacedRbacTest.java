@@ -251,8 +251,13 @@ class NamespacedRbacTest {
         return found;
     }
 
+    /**
+     * An RBAC refusal of this operator's identity ("... is forbidden: User \"system:serviceaccount:...\" cannot ...").
+     * Other apiserver-tier classes' operator may log other "forbidden" errors (a quota) in the same JVM; it runs as an
+     * admin, so it never logs this identity.
+     */
     private static boolean mentionsForbidden(String text) {
-        return text != null && text.toLowerCase(Locale.ROOT).contains("forbidden");
+        return text != null && text.toLowerCase(Locale.ROOT).contains("forbidden") && text.contains(SERVICE_ACCOUNT);
     }
 
     private static boolean mentionsForbidden(IThrowableProxy throwable) {
