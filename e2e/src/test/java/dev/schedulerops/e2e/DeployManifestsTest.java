@@ -64,6 +64,8 @@ class DeployManifestsTest {
                         "ServiceAccount/" + NAMESPACE + "/" + OPERATOR,
                         "ClusterRole//" + OPERATOR,
                         "ClusterRoleBinding//" + OPERATOR,
+                        "Role/" + NAMESPACE + "/" + OPERATOR + "-leader-election",
+                        "RoleBinding/" + NAMESPACE + "/" + OPERATOR + "-leader-election",
                         "Deployment/" + NAMESPACE + "/" + OPERATOR,
                         "Service/" + NAMESPACE + "/" + OPERATOR + "-metrics");
         for (JsonNode object : objects) {
