@@ -64,6 +64,8 @@ class DeployManifestsTest {
                         "ServiceAccount/" + NAMESPACE + "/" + OPERATOR,
                         "ClusterRole//" + OPERATOR,
                         "ClusterRoleBinding//" + OPERATOR,
+                        "Role/" + NAMESPACE + "/" + OPERATOR + "-leader-election",
+                        "RoleBinding/" + NAMESPACE + "/" + OPERATOR + "-leader-election",
                         "Deployment/" + NAMESPACE + "/" + OPERATOR,
                         "Service/" + NAMESPACE + "/" + OPERATOR + "-metrics");
         for (JsonNode object : objects) {
@@ -166,6 +168,61 @@ class DeployManifestsTest {
             assertThat(Commands.strings(rule.path("resources"))).containsExactly("pods/binding");
             assertThat(Commands.strings(rule.path("verbs"))).containsExactly("create");
         });
+    }
+
+    /**
+     * deploy/overlays/namespaced: the same install with the operator restricted to team-a and team-b; write access to
+     * namespaced kinds only through Roles in those namespaces (and kube-system's RoleBindings), the ClusterRole keeps
+     * only what is cluster-scoped.
+     */
+    @Test
+    void namespacedOverlayMovesNamespacedWritesIntoRoles() {
+        List<JsonNode> overlay = Commands.kustomize("deploy/overlays/namespaced");
+        List<JsonNode> clusterRules = StreamSupport.stream(
+                        Commands.find(overlay, "ClusterRole", OPERATOR)
+                                .path("rules")
+                                .spliterator(),
+                        false)
+                .toList();
+        Set<String> clusterResources = clusterRules.stream()
+                .flatMap(rule -> Commands.strings(rule.path("resources")).stream())
+                .collect(Collectors.toSet());
+        assertThat(clusterResources)
+                .containsExactlyInAnyOrder("clusterroles", "clusterrolebindings", "nodes", "pods/binding");
+
+        for (String namespace : List.of("team-a", "team-b")) {
+            JsonNode role = Commands.find(
+                    overlay.stream()
+                            .filter(o -> o.at("/metadata/namespace").asText().equals(namespace))
+                            .toList(),
+                    "Role",
+                    OPERATOR);
+            Set<String> resources = StreamSupport.stream(role.path("rules").spliterator(), false)
+                    .flatMap(rule -> Commands.strings(rule.path("resources")).stream())
+                    .collect(Collectors.toSet());
+            assertThat(resources)
+                    .contains("schedulerprofiles", "deployments", "serviceaccounts", "roles", "rolebindings", "leases");
+            JsonNode binding = Commands.find(
+                    overlay.stream()
+                            .filter(o -> o.at("/metadata/namespace").asText().equals(namespace))
+                            .toList(),
+                    "RoleBinding",
+                    OPERATOR);
+            assertThat(binding.at("/subjects/0/name").asText()).isEqualTo(OPERATOR);
+            assertThat(binding.at("/subjects/0/namespace").asText()).isEqualTo(NAMESPACE);
+        }
+        JsonNode kubeSystem = Commands.find(overlay, "Role", OPERATOR + "-kube-system");
+        assertThat(kubeSystem.at("/metadata/namespace").asText()).isEqualTo("kube-system");
+        assertThat(StreamSupport.stream(kubeSystem.path("rules").spliterator(), false)
+                        .flatMap(rule -> Commands.strings(rule.path("resources")).stream())
+                        .toList())
+                .doesNotContain("leases", "configmaps", "secrets");
+
+        JsonNode container = Commands.find(overlay, "Deployment", OPERATOR).at("/spec/template/spec/containers/0");
+        Map<String, JsonNode> env = StreamSupport.stream(container.path("env").spliterator(), false)
+                .collect(Collectors.toMap(e -> e.path("name").asText(), e -> e));
+        assertThat(env.get("SCHEDULEROPS_WATCH_NAMESPACES").path("value").asText())
+                .isEqualTo("team-a,team-b");
     }
 
     @Test
@@ -280,12 +337,12 @@ class DeployManifestsTest {
                         "kube-system"),
                 List.of("create", "leases.coordination.k8s.io", "-n", NAMESPACE),
                 // fabric8's leader election renews its lease with PATCH: without it the operator loses leadership.
-                List.of("patch", "leases.coordination.k8s.io", "-n", NAMESPACE),
+                // Its own lease only, by name (rbac/leader-election-role.yaml).
+                List.of("patch", "leases.coordination.k8s.io/schedulerops-operator", "-n", NAMESPACE),
                 List.of("update", "leases.coordination.k8s.io", "-n", "team-a"),
                 List.of("list", "nodes"),
                 List.of("create", "pods", "--subresource=binding", "-n", "team-a"),
-                List.of("create", "events", "-n", "team-a"),
-                List.of("patch", "events.events.k8s.io", "-n", "team-a"));
+                List.of("create", "events", "-n", "team-a"));
         for (List<String> check : allowed) {
             assertThat(canI(check)).as("can-i %s", check).isTrue();
         }
@@ -298,6 +355,10 @@ class DeployManifestsTest {
                 List.of("get", "secrets", "-n", "kube-system"),
                 List.of("watch", "pods", "-A"),
                 List.of("list", "leases.coordination.k8s.io", "-A"),
+                List.of("patch", "leases.coordination.k8s.io/kube-scheduler", "-n", "kube-system"),
+                List.of("patch", "leases.coordination.k8s.io/other", "-n", NAMESPACE),
+                List.of("patch", "events.events.k8s.io", "-n", "team-a"),
+                List.of("patch", "events", "-n", "team-a"),
                 List.of("list", "secrets", "-A"),
                 List.of("delete", "pods", "-n", "team-a"),
                 List.of("create", "pods", "-n", "team-a"),

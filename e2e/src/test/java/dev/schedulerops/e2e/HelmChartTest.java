@@ -70,6 +70,9 @@ class HelmChartTest {
                     .isEqualTo(Commands.find(kustomize, "ClusterRoleBinding", OPERATOR)
                             .at(field));
         }
+        String leaderElection = OPERATOR + "-leader-election";
+        assertThat(Commands.find(chart, "Role", leaderElection).path("rules"))
+                .isEqualTo(Commands.find(kustomize, "Role", leaderElection).path("rules"));
         JsonNode chartDeployment = Commands.find(chart, "Deployment", OPERATOR);
         JsonNode kustomizeDeployment = Commands.find(kustomize, "Deployment", OPERATOR);
         for (String field : List.of("/spec/replicas", "/spec/selector", "/spec/template/spec")) {
@@ -129,6 +132,59 @@ class HelmChartTest {
                         "SCHEDULEROPS_EXTENDER_IMAGE",
                         "registry.example.com/ops/extender:" + E2eSettings.releaseVersion());
         assertThat(chart.stream().map(o -> o.path("kind").asText())).doesNotContain("Service");
+    }
+
+    /**
+     * watchNamespaces renders the same RBAC as deploy/overlays/namespaced for the same namespaces (team-a, team-b): the
+     * small ClusterRole, a Role and RoleBinding per namespace, the kube-system Role, the leader-election Role.
+     */
+    @Test
+    void watchNamespacesRenderTheSameRbacAsTheNamespacedOverlay() {
+        List<JsonNode> chart = template("--set", "watchNamespaces={team-a,team-b}");
+        List<JsonNode> overlay = Commands.kustomize("deploy/overlays/namespaced");
+
+        List<String> rbacKinds = List.of("ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding");
+        assertThat(chart.stream()
+                        .filter(o -> rbacKinds.contains(o.path("kind").asText()))
+                        .map(Commands::identity))
+                .containsExactlyInAnyOrderElementsOf(overlay.stream()
+                        .filter(o -> rbacKinds.contains(o.path("kind").asText()))
+                        .map(Commands::identity)
+                        .toList());
+        for (JsonNode object : overlay) {
+            String kind = object.path("kind").asText();
+            if (!rbacKinds.contains(kind)) {
+                continue;
+            }
+            JsonNode rendered = chart.stream()
+                    .filter(o -> Commands.identity(o).equals(Commands.identity(object)))
+                    .findFirst()
+                    .orElseThrow();
+            for (String field : List.of("/rules", "/roleRef", "/subjects")) {
+                assertThat(rendered.at(field))
+                        .as("%s %s", Commands.identity(object), field)
+                        .isEqualTo(object.at(field));
+            }
+        }
+        JsonNode clusterRole = Commands.find(chart, "ClusterRole", OPERATOR);
+        assertThat(StreamSupport.stream(clusterRole.path("rules").spliterator(), false)
+                        .flatMap(rule -> Commands.strings(rule.path("resources")).stream())
+                        .toList())
+                .as("no namespaced kind is writable cluster-wide")
+                .doesNotContain("deployments", "configmaps", "serviceaccounts", "services", "leases", "roles");
+        assertThat(env(Commands.find(chart, "Deployment", OPERATOR).at("/spec/template/spec/containers/0")))
+                .containsEntry("SCHEDULEROPS_WATCH_NAMESPACES", "team-a,team-b");
+    }
+
+    @Test
+    void protectedNamespacesReachTheOperator() {
+        assertThat(env(Commands.find(template(), "Deployment", OPERATOR).at("/spec/template/spec/containers/0")))
+                .as("unset: the operator's default list")
+                .doesNotContainKey("SCHEDULEROPS_PROTECTED_NAMESPACES");
+        assertThat(env(Commands.find(
+                                template("--set", "protectedNamespaces={kube-system,payments}"), "Deployment", OPERATOR)
+                        .at("/spec/template/spec/containers/0")))
+                .containsEntry("SCHEDULEROPS_PROTECTED_NAMESPACES", "kube-system,payments");
     }
 
     @Test

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The operator runs under a ServiceAccount token bound to the ClusterRole shipped in deploy/ (renamed, so parallel
- * tests never share it), with leader election on: ordered creation and complete deletion still work, so the role is
+ * tests never share it) and to the leader-election Role of deploy/rbac, with leader election on: ordered creation and complete deletion still work, so the role is
  * enough; and what the operator creates grants no more than api.md allows.
  */
 @ExtendWith(ClusterExtension.class)
@@ -85,6 +85,20 @@ class OperatorRbacTest {
                         .endSubject()
                         .build())
                 .create();
+
+        // The operator's own lease is not in the ClusterRole: deploy/rbac/leader-election-role.yaml grants it by name,
+        // in the operator's namespace (here the test's).
+        try (var in = java.nio.file.Files.newInputStream(
+                dev.schedulerops.e2e.support.E2eSettings.repoRoot().resolve("deploy/rbac/leader-election-role.yaml"))) {
+            for (io.fabric8.kubernetes.api.model.HasMetadata object :
+                    admin.load(in).items()) {
+                object.getMetadata().setNamespace(namespace);
+                if (object instanceof RoleBinding binding) {
+                    binding.getSubjects().forEach(subject -> subject.setNamespace(namespace));
+                }
+                admin.resource(object).create();
+            }
+        }
 
         String token = ServiceAccountTokens.request(admin, namespace, "schedulerops-operator", Duration.ofHours(1));
         Config adminConfig = admin.getConfiguration();

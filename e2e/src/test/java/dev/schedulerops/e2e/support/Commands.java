@@ -113,13 +113,18 @@ public final class Commands {
 
     /** {@code kubectl kustomize deploy/}, one node per object. */
     public static List<JsonNode> kustomize() {
+        return kustomize("deploy");
+    }
+
+    /** {@code kubectl kustomize} of a directory relative to the repository root, e.g. deploy/overlays/namespaced. */
+    public static List<JsonNode> kustomize(String directory) {
         return yamlDocuments(run(
                         List.of(
                                 kubectl(),
                                 "kustomize",
-                                E2eSettings.repoRoot().resolve("deploy").toString()),
+                                E2eSettings.repoRoot().resolve(directory).toString()),
                         Duration.ofMinutes(1))
-                .requireSuccess("kubectl kustomize deploy/")
+                .requireSuccess("kubectl kustomize " + directory)
                 .stdout());
     }
 

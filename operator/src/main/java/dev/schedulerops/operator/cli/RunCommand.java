@@ -33,6 +33,13 @@ public final class RunCommand implements Callable<Integer> {
     String watchNamespaces;
 
     @Option(
+            names = "--protected-namespaces",
+            paramLabel = "NS[,NS...]",
+            description = "Namespaces the operator renders nothing into (a profile there is refused); replaces the"
+                    + " default kube-system,kube-public,kube-node-lease (env SCHEDULEROPS_PROTECTED_NAMESPACES).")
+    String protectedNamespaces;
+
+    @Option(
             names = "--leader-election",
             negatable = true,
             description = "Take the lease before reconciling; --no-leader-election for local runs"
@@ -89,6 +96,7 @@ public final class RunCommand implements Callable<Integer> {
     Map<String, String> flagOverrides() {
         Map<String, String> overrides = new HashMap<>();
         putIfSet(overrides, OperatorConfig.ENV_WATCH_NAMESPACES, watchNamespaces);
+        putIfSet(overrides, OperatorConfig.ENV_PROTECTED_NAMESPACES, protectedNamespaces);
         putIfSet(overrides, OperatorConfig.ENV_LEADER_ELECTION, leaderElection);
         putIfSet(overrides, OperatorConfig.ENV_LEADER_ELECTION_NAMESPACE, leaderElectionNamespace);
         putIfSet(overrides, OperatorConfig.ENV_EXTENDER_IMAGE, extenderImage);

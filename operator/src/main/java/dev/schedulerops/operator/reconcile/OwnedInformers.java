@@ -2,6 +2,7 @@ package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -35,8 +36,9 @@ public final class OwnedInformers {
     private final InformerEventSource<Node, SchedulerProfile> nodes;
 
     private OwnedInformers(EventSourceContext<SchedulerProfile> context) {
-        for (Class<? extends HasMetadata> type : watchedTypes()) {
-            owned.put(type, ownedInformer(type, context));
+        Optional<Set<String>> watched = watchedNamespaces(context);
+        for (OwnedKind kind : OwnedKind.values()) {
+            owned.put(kind.type(), ownedInformer(kind, informerNamespaces(kind, watched), context));
         }
         // Label changes on any node may change a profile's labelledNodes count: reconcile every profile then.
         InformerEventSourceConfiguration<Node> nodeConfig = InformerEventSourceConfiguration.from(
@@ -57,16 +59,47 @@ public final class OwnedInformers {
         return new OwnedInformers(context);
     }
 
+    @SuppressWarnings("unchecked")
     private static <R extends HasMetadata> InformerEventSource<R, SchedulerProfile> ownedInformer(
-            Class<R> type, EventSourceContext<SchedulerProfile> context) {
-        InformerEventSourceConfiguration<R> config = InformerEventSourceConfiguration.from(type, SchedulerProfile.class)
+            OwnedKind kind, Optional<Set<String>> namespaces, EventSourceContext<SchedulerProfile> context) {
+        Class<R> type = (Class<R>) kind.type();
+        InformerEventSourceConfiguration.Builder<R> builder = InformerEventSourceConfiguration.from(
+                        type, SchedulerProfile.class)
                 .withName(type.getSimpleName().toLowerCase(Locale.ROOT))
                 .withLabelSelector(MANAGED_SELECTOR)
-                // Cluster-scoped RBAC and the RoleBinding in kube-system live outside any watched namespace.
-                .withWatchAllNamespaces()
-                .withSecondaryToPrimaryMapper(OwnedInformers::profileOf)
-                .build();
-        return new InformerEventSource<>(config, context);
+                .withSecondaryToPrimaryMapper(OwnedInformers::profileOf);
+        if (namespaces.isEmpty()) {
+            builder.withWatchAllNamespaces();
+        } else {
+            builder.withNamespaces(namespaces.get());
+        }
+        return new InformerEventSource<>(builder.build(), context);
+    }
+
+    /** The namespaces the controller watches, or empty when it watches all of them. */
+    static Optional<Set<String>> watchedNamespaces(EventSourceContext<SchedulerProfile> context) {
+        var informerConfig = context.getControllerConfiguration().getInformerConfig();
+        if (informerConfig.watchAllNamespaces()) {
+            return Optional.empty();
+        }
+        return Optional.of(Set.copyOf(informerConfig.getNamespaces()));
+    }
+
+    /**
+     * Where the informer of {@code kind} lists and watches: everywhere when the controller watches all namespaces (one
+     * cluster-wide watch); else only the watched namespaces, plus kube-system for the kinds a profile puts there (the
+     * RoleBinding to the authentication reader), so that the operator needs no cluster-wide list on namespaced kinds
+     * and its namespaced RBAC suffices. Cluster-scoped kinds are always watched cluster-wide.
+     */
+    static Optional<Set<String>> informerNamespaces(OwnedKind kind, Optional<Set<String>> watched) {
+        if (watched.isEmpty() || kind.scope() == OwnedKind.Scope.CLUSTER) {
+            return Optional.empty();
+        }
+        Set<String> namespaces = new java.util.TreeSet<>(watched.get());
+        if (kind.alsoInKubeSystem()) {
+            namespaces.add(Names.KUBE_SYSTEM);
+        }
+        return Optional.of(Set.copyOf(namespaces));
     }
 
     /** The profile an owned object belongs to, from its profile labels. */

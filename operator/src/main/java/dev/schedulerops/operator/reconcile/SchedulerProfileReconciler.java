@@ -69,15 +69,23 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
     private final ClusterFacts facts;
     private final ProfileEvents events;
+    private final ProtectedNamespaces protectedNamespaces;
     private volatile OwnedInformers informers;
     private volatile ProfileRollout rollout;
     private volatile ProfileTls tls;
     private volatile ProfileStatusRecorder statuses;
     private volatile ProfileTeardown teardown;
 
+    /** A reconciler that protects {@link ProtectedNamespaces#DEFAULT}. */
     public SchedulerProfileReconciler(ClusterFacts facts, ProfileEvents events) {
+        this(facts, events, ProtectedNamespaces.defaults());
+    }
+
+    public SchedulerProfileReconciler(
+            ClusterFacts facts, ProfileEvents events, ProtectedNamespaces protectedNamespaces) {
         this.facts = facts;
         this.events = events;
+        this.protectedNamespaces = protectedNamespaces;
     }
 
     @Override
@@ -101,8 +109,9 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         String labelKey = profile.getSpec() == null ? null : profile.getSpec().getLabelKey();
         int labelledNodes = labelKey == null ? 0 : (int) informers.nodesLabelled(labelKey);
 
-        // Validate: render (which validates), and refuse a schedulerName an older profile holds.
-        RenderResult rendered = ProfileRenderer.render(profile, facts);
+        // Validate: refuse a protected namespace, render (which validates), and refuse a schedulerName an older
+        // profile holds.
+        RenderResult rendered = render(profile);
         Optional<SchedulerNameConflicts.Conflict> conflict = SchedulerNameConflicts.conflictOf(
                 profile, context.getPrimaryCache().list().toList());
 
@@ -146,6 +155,16 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
             control.rescheduleAfter(RECHECK);
         }
         return control;
+    }
+
+    /** What the profile renders to, or, in a protected namespace, a refusal that touches nothing. */
+    RenderResult render(SchedulerProfile profile) {
+        Optional<String> refusal =
+                protectedNamespaces.refusal(profile.getMetadata().getNamespace());
+        if (refusal.isPresent()) {
+            return new RenderResult.Invalid(List.of(refusal.get()));
+        }
+        return ProfileRenderer.render(profile, facts);
     }
 
     private Deployment cachedDeployment(String name, String namespace) {

@@ -1,6 +1,7 @@
 package dev.schedulerops.operator.runtime;
 
 import dev.schedulerops.operator.model.ClusterFacts;
+import dev.schedulerops.operator.reconcile.ProtectedNamespaces;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +28,7 @@ import java.util.stream.Collectors;
  *     (even "JSON" or " json") would leave it without an appender, so without any logs; recorded here to validate it
  * @param httpPort port of /healthz, /readyz and /metrics; 0 picks a free one
  * @param httpBindAddress address that server binds to
+ * @param protectedNamespaces namespaces whose profiles are refused and into which nothing is rendered
  */
 public record OperatorConfig(
         Set<String> watchNamespaces,
@@ -37,7 +39,8 @@ public record OperatorConfig(
         String schedulerImageRepository,
         String logFormat,
         int httpPort,
-        String httpBindAddress) {
+        String httpBindAddress,
+        Set<String> protectedNamespaces) {
 
     // The environment variables read, also the keys of fromEnvironment's overrides.
     public static final String ENV_WATCH_NAMESPACES = "SCHEDULEROPS_WATCH_NAMESPACES";
@@ -48,6 +51,8 @@ public record OperatorConfig(
     public static final String ENV_LOG_FORMAT = "SCHEDULEROPS_LOG_FORMAT";
     public static final String ENV_HTTP_PORT = "SCHEDULEROPS_HTTP_PORT";
     public static final String ENV_HTTP_BIND_ADDRESS = "SCHEDULEROPS_HTTP_BIND_ADDRESS";
+    /** Comma separated; unset or blank means {@link ProtectedNamespaces#DEFAULT}, a value replaces that list. */
+    public static final String ENV_PROTECTED_NAMESPACES = "SCHEDULEROPS_PROTECTED_NAMESPACES";
 
     public static final String LEASE_NAME = "schedulerops-operator";
     public static final Path SERVICE_ACCOUNT_NAMESPACE =
@@ -55,6 +60,7 @@ public record OperatorConfig(
 
     public OperatorConfig {
         watchNamespaces = Set.copyOf(watchNamespaces);
+        protectedNamespaces = Set.copyOf(protectedNamespaces);
         if (!logFormat.equals("json") && !logFormat.equals("text")) {
             throw new IllegalArgumentException(ENV_LOG_FORMAT + " must be exactly json or text (lower case, as"
                     + " logback.xml reads it unchanged), not '" + logFormat + "'");
@@ -99,7 +105,10 @@ public record OperatorConfig(
                 // Not trimmed or case-folded: logback.xml includes logback-${SCHEDULEROPS_LOG_FORMAT:-text}.xml as is.
                 Optional.ofNullable(env.get(ENV_LOG_FORMAT)).orElse("text"),
                 integer(env, ENV_HTTP_PORT, 8080),
-                nonBlank(env.get(ENV_HTTP_BIND_ADDRESS)).orElse("0.0.0.0"));
+                nonBlank(env.get(ENV_HTTP_BIND_ADDRESS)).orElse("0.0.0.0"),
+                nonBlank(env.get(ENV_PROTECTED_NAMESPACES))
+                        .map(OperatorConfig::namespaces)
+                        .orElse(ProtectedNamespaces.DEFAULT));
     }
 
     public static Set<String> namespaces(String commaSeparated) {

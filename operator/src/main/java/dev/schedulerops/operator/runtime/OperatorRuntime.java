@@ -2,6 +2,7 @@ package dev.schedulerops.operator.runtime;
 
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.reconcile.ProfileEvents;
+import dev.schedulerops.operator.reconcile.ProtectedNamespaces;
 import dev.schedulerops.operator.reconcile.SchedulerProfileReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -51,8 +52,10 @@ public final class OperatorRuntime implements AutoCloseable {
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
 
-        SchedulerProfileReconciler reconciler =
-                new SchedulerProfileReconciler(facts, new ProfileEvents(client, instanceName()));
+        SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
+                facts,
+                new ProfileEvents(client, instanceName()),
+                new ProtectedNamespaces(config.protectedNamespaces()));
         Gauge.builder("schedulerops.profiles", reconciler, r -> r.profilesWithReady(true))
                 .description("SchedulerProfiles by their Ready condition, as last reconciled by this instance")
                 .tag("ready", "true")
@@ -84,9 +87,10 @@ public final class OperatorRuntime implements AutoCloseable {
                 started::get,
                 registry::scrape);
         LOG.info(
-                "operator configured: kubernetes {}, watching {}, leader election {}, http {}:{}",
+                "operator configured: kubernetes {}, watching {}, protected {}, leader election {}, http {}:{}",
                 facts.kubernetesVersion(),
                 config.watchNamespaces().isEmpty() ? "all namespaces" : config.watchNamespaces(),
+                config.protectedNamespaces(),
                 config.leaderElection()
                         ? "on (lease " + config.leaderElectionNamespace() + "/" + config.leaseName() + ")"
                         : "off",

@@ -17,6 +17,7 @@ class RunCommandTest {
                 .parseArgs(
                         "--no-leader-election",
                         "--watch-namespaces=a,b",
+                        "--protected-namespaces=kube-system,payments",
                         "--http-port=0",
                         "--http-bind-address=127.0.0.1");
         Map<String, String> env = Map.of(
@@ -29,6 +30,7 @@ class RunCommandTest {
 
         assertThat(config.leaderElection()).isFalse();
         assertThat(config.watchNamespaces()).containsExactlyInAnyOrder("a", "b");
+        assertThat(config.protectedNamespaces()).containsExactlyInAnyOrder("kube-system", "payments");
         assertThat(config.httpPort()).isZero();
         assertThat(config.httpBindAddress()).isEqualTo("127.0.0.1");
         // Settings without a flag keep their environment value.

@@ -22,6 +22,19 @@ class OperatorConfigTest {
         assertThat(config.logFormat()).isEqualTo("text");
         assertThat(config.httpPort()).isEqualTo(8080);
         assertThat(config.httpBindAddress()).isEqualTo("0.0.0.0");
+        assertThat(config.protectedNamespaces())
+                .containsExactlyInAnyOrder("kube-system", "kube-public", "kube-node-lease");
+    }
+
+    @Test
+    void protectedNamespacesReplaceTheDefaultWhenSet() {
+        assertThat(OperatorConfig.fromEnvironment(
+                                Map.of("SCHEDULEROPS_PROTECTED_NAMESPACES", "kube-system, payments"), Optional::empty)
+                        .protectedNamespaces())
+                .containsExactlyInAnyOrder("kube-system", "payments");
+        assertThat(OperatorConfig.fromEnvironment(Map.of("SCHEDULEROPS_PROTECTED_NAMESPACES", " "), Optional::empty)
+                        .protectedNamespaces())
+                .contains("kube-system");
     }
 
     @Test
