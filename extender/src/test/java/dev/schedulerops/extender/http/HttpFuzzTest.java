@@ -20,6 +20,7 @@ import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -241,7 +242,9 @@ class HttpFuzzTest {
                         new Exchange(line.get1(), line.get2(), v, ct, headers, b, f, p, seed));
     }
 
-    @Property
+    // The generators draw their extremes themselves; jqwik's edge cases (every range's maximum at once) would make
+    // most long-run inputs the slowest ones.
+    @Property(edgeCases = EdgeCasesMode.NONE)
     void everyRequestGetsADocumentedAnswerInTime(@ForAll("exchanges") Exchange exchange) {
         List<Integer> statuses;
         try {
@@ -265,7 +268,13 @@ class HttpFuzzTest {
             report.count("closed without an answer (" + exchange.framing() + ")");
             return;
         }
-        for (int status : statuses) {
+        for (int i = 0; i < statuses.size(); i++) {
+            int status = statuses.get(i);
+            if (status == 505 && i > 0 && exchange.framing() == Framing.LENGTH_SHORTER_THAN_BODY) {
+                // The bytes past a too-short Content-Length are parsed as a second request; when they happen to
+                // end their first line in a version Jetty does not support, Jetty (not the extender) answers 505.
+                continue;
+            }
             if (!DOCUMENTED.contains(status)) {
                 report.failure("status " + status + ": " + exchange);
                 throw new AssertionError("undocumented status " + status + ": " + exchange);

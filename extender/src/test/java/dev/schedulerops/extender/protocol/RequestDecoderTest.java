@@ -157,6 +157,18 @@ class RequestDecoderTest {
                 .hasMessageContaining("UTF-8");
     }
 
+    /** What extender/README.md "Error answers" promises for deep nesting and huge numbers: Jackson's limits, a 400. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"nesting,1001,[,]", "number,1001,9,", "nesting in Pod,1001,{\"a\":,}"})
+    void jacksonsLimitsAreBadRequests(String description, int n, String open, String close) {
+        String value = open.repeat(n) + (close == null ? "" : (open.startsWith("{") ? "1" : "") + close.repeat(n));
+        String json = "{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"a\"},\"x\":" + value + "}]}}";
+        assertThatThrownBy(() -> args(json))
+                .isInstanceOf(BadRequestException.class)
+                .hasMessageContaining("malformed JSON")
+                .hasMessageContaining("exceeds the maximum allowed");
+    }
+
     @Test
     void aUtf8ByteOrderMarkIsStillRead() throws Exception {
         byte[] json = "{\"Pod\":{},\"NodeNames\":[\"a\"]}".getBytes(StandardCharsets.UTF_8);

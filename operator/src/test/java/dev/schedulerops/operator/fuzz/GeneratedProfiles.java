@@ -387,8 +387,9 @@ public final class GeneratedProfiles {
                         "kubescheduler.config.k8s.io/v1",
                         "NodeResourcesFitArgs"),
                 Arbitraries.integers()
-                        .between(1, 100_000)
-                        .withDistribution(net.jqwik.api.RandomDistribution.biased())
+                        .between(0, 1000)
+                        .withDistribution(net.jqwik.api.RandomDistribution.uniform())
+                        .map(e -> (int) Math.max(1, Math.pow(100_000, e / 1000.0)))
                         .map(n -> (Object) "x".repeat(n)));
         return Arbitraries.recursive(
                 () -> leaf,
