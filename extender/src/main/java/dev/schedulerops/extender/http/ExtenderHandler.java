@@ -30,12 +30,17 @@ import org.slf4j.LoggerFactory;
  * Routes requests to the extender verbs (verb port) and the health, readiness and metrics endpoints (health port). Bad input of any kind gets a
  * 4xx answer with a JSON body {@code {"error":"..."}} and one WARN log line; only a bug in the extender yields a 5xx.
  *
- * <p>The body is read into one array sized by {@code Content-Length} (bounded by the configured limit), decoded by
- * streaming over it, and the reply is written as a few buffers that may point straight into the request.
+ * <p>The body is read into one array sized by {@code Content-Length} (bounded by the configured limit; allocated as the
+ * bytes arrive, from at most {@link #FIRST_ALLOCATION}), decoded by streaming over it, and the reply is written as a few buffers that may point straight into the request.
  */
 final class ExtenderHandler extends Handler.Abstract {
     private static final Logger LOG = LoggerFactory.getLogger(ExtenderHandler.class);
     private static final String JSON = "application/json";
+    /**
+     * The most a body array starts with before its bytes arrive; larger bodies grow by doubling up to their declared
+     * length (still one exact-size array at the end). Most requests (names-only, a few hundred full nodes) fit.
+     */
+    static final int FIRST_ALLOCATION = 1024 * 1024;
 
     private final ExtenderVerbs verbs;
     private final ExtenderMetrics metrics;
@@ -158,10 +163,21 @@ final class ExtenderHandler extends Handler.Abstract {
         }
         try (InputStream in = Content.Source.asInputStream(request)) {
             if (declared >= 0) {
-                byte[] body = new byte[(int) declared];
-                int read = in.readNBytes(body, 0, body.length);
-                if (read < body.length) {
-                    throw new HttpFailure(HttpStatus.BAD_REQUEST_400, "request body shorter than its Content-Length");
+                // Sized by Content-Length, but allocated as the bytes arrive: a client that declares 64 MiB and then
+                // sends nothing (or a byte a second) must not make the extender hold 64 MiB per connection.
+                int size = (int) declared;
+                byte[] body = new byte[Math.min(size, FIRST_ALLOCATION)];
+                int read = 0;
+                while (read < size) {
+                    if (read == body.length) {
+                        body = Arrays.copyOf(body, (int) Math.min(2L * body.length, size));
+                    }
+                    int n = in.read(body, read, body.length - read);
+                    if (n < 0) {
+                        throw new HttpFailure(
+                                HttpStatus.BAD_REQUEST_400, "request body shorter than its Content-Length");
+                    }
+                    read += n;
                 }
                 return body;
             }

@@ -36,11 +36,14 @@ final class JsonFields {
         } catch (JsonProcessingException e) {
             throw malformed(e);
         } catch (IOException e) {
-            throw new IllegalStateException("reading from a byte array cannot fail", e);
+            // Reading from a byte array fails only on its content (e.g. Jackson's UTF-32 decoder, which open() keeps
+            // out): still the client's fault, never a 5xx.
+            throw new BadRequestException("unreadable request body: " + e.getMessage());
         }
     }
 
     static JsonParser open(byte[] body) throws IOException, BadRequestException {
+        requireUtf8(body);
         JsonParser p = JSON.createParser(body);
         JsonToken first = p.nextToken();
         if (first == null) {
@@ -50,6 +53,29 @@ final class JsonFields {
             throw new BadRequestException("request body must be a JSON object");
         }
         return p;
+    }
+
+    /**
+     * Refuses what Jackson would read as UTF-16 or UTF-32: a byte-order mark or a NUL byte among the first four bytes
+     * (never valid UTF-8 JSON, whose first non-blank byte is '{'). JSON between systems is UTF-8 (RFC 8259, and
+     * kube-scheduler's Go client sends nothing else); the decoders and the replies work on the body's UTF-8 bytes.
+     */
+    private static void requireUtf8(byte[] body) throws BadRequestException {
+        if (body.length >= 2
+                && ((body[0] == (byte) 0xFE && body[1] == (byte) 0xFF)
+                        || (body[0] == (byte) 0xFF && body[1] == (byte) 0xFE))) {
+            throw notUtf8();
+        }
+        for (int i = 0; i < Math.min(4, body.length); i++) {
+            if (body[i] == 0) {
+                throw notUtf8();
+            }
+        }
+    }
+
+    private static BadRequestException notUtf8() {
+        return new BadRequestException(
+                "request body must be JSON in UTF-8 (found a UTF-16/UTF-32 byte-order mark or" + " NUL byte)");
     }
 
     static void expectEnd(JsonParser p) throws IOException, BadRequestException {

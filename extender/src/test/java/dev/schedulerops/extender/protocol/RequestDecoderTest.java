@@ -131,6 +131,55 @@ class RequestDecoderTest {
                 .hasMessageContaining(message);
     }
 
+    /**
+     * Found by DecoderFuzzTest: Jackson guesses UTF-32 from NUL bytes and its UTF-32 reader threw an IOException
+     * that became a 500; UTF-16 would have been decoded, but the decoders' byte offsets and the replies are UTF-8.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "UTF-32BE-like,0000007b00",
+        "UTF-32LE-like,7b00000022",
+        "UTF-16BE BOM,feff007b007d",
+        "UTF-16LE BOM,fffe7b007d00",
+        "UTF-16LE,7b007d00",
+        "UTF-32BE whole request,0000007b0000007d"
+    })
+    void bodiesNotInUtf8AreRefusedForEveryDecoder(String description, String hex) {
+        byte[] body = java.util.HexFormat.of().parseHex(hex);
+        assertThatThrownBy(() -> decoder.decodeArgs(body))
+                .isInstanceOf(BadRequestException.class)
+                .hasMessageContaining("UTF-8");
+        assertThatThrownBy(() -> decoder.decodeBinding(body))
+                .isInstanceOf(BadRequestException.class)
+                .hasMessageContaining("UTF-8");
+        assertThatThrownBy(() -> decoder.decodePreemption(body))
+                .isInstanceOf(BadRequestException.class)
+                .hasMessageContaining("UTF-8");
+    }
+
+    /** What extender/README.md "Error answers" promises for deep nesting and huge numbers: Jackson's limits, a 400. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"nesting,1001,[,]", "number,1001,9,", "nesting in Pod,1001,{\"a\":,}"})
+    void jacksonsLimitsAreBadRequests(String description, int n, String open, String close) {
+        String value = open.repeat(n) + (close == null ? "" : (open.startsWith("{") ? "1" : "") + close.repeat(n));
+        String json = "{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"a\"},\"x\":" + value + "}]}}";
+        assertThatThrownBy(() -> args(json))
+                .isInstanceOf(BadRequestException.class)
+                .hasMessageContaining("malformed JSON")
+                .hasMessageContaining("exceeds the maximum allowed");
+    }
+
+    @Test
+    void aUtf8ByteOrderMarkIsStillRead() throws Exception {
+        byte[] json = "{\"Pod\":{},\"NodeNames\":[\"a\"]}".getBytes(StandardCharsets.UTF_8);
+        byte[] body = new byte[json.length + 3];
+        body[0] = (byte) 0xEF;
+        body[1] = (byte) 0xBB;
+        body[2] = (byte) 0xBF;
+        System.arraycopy(json, 0, body, 3, json.length);
+        assertThat(decoder.decodeArgs(body).nodeName(0)).isEqualTo("a");
+    }
+
     /** The exact messages that name where in the request the problem is. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(

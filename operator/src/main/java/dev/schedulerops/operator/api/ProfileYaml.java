@@ -1,11 +1,14 @@
 package dev.schedulerops.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
@@ -14,6 +17,8 @@ import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -97,6 +102,11 @@ public final class ProfileYaml {
         if (e instanceof UnrecognizedPropertyException unknown) {
             return "unknown field \"" + path(unknown) + "\"";
         }
+        if (e instanceof MismatchedInputException mismatch
+                && mismatch.getTargetType() != null
+                && !mismatch.getPath().isEmpty()) {
+            return "field \"" + path(mismatch) + "\": must be " + expected(mismatch.getTargetType()) + found(mismatch);
+        }
         if (e instanceof com.fasterxml.jackson.databind.JsonMappingException mapping
                 && !mapping.getPath().isEmpty()) {
             return "field \"" + path(mapping) + "\": " + e.getOriginalMessage().split("\n")[0];
@@ -104,6 +114,66 @@ public final class ProfileYaml {
         JsonLocation location = e.getLocation();
         String at = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
         return e.getOriginalMessage().split("\n")[0] + at;
+    }
+
+    /** The expected type in the words of a YAML author, not Java's: found by ProfileFuzzTest. */
+    private static String expected(Class<?> type) {
+        if (type.isEnum()) {
+            return "one of "
+                    + Arrays.stream(type.getEnumConstants())
+                            .map(constant -> wireName((Enum<?>) constant))
+                            .collect(Collectors.joining(", "));
+        }
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+            return "an integer";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "a list";
+        }
+        return "an object";
+    }
+
+    /** The name an enum constant has in YAML: its {@code @JsonProperty}, else its Java name. */
+    private static String wireName(Enum<?> constant) {
+        try {
+            JsonProperty property =
+                    constant.getDeclaringClass().getField(constant.name()).getAnnotation(JsonProperty.class);
+            return property != null && !property.value().isEmpty() ? property.value() : constant.name();
+        } catch (NoSuchFieldException e) {
+            return constant.name();
+        }
+    }
+
+    /** What was found instead, when Jackson says: a value (cut), or the kind of node. */
+    private static String found(MismatchedInputException e) {
+        if (e instanceof InvalidFormatException format && format.getValue() != null) {
+            String value = String.valueOf(format.getValue());
+            return ", found \"" + (value.length() > 60 ? value.substring(0, 60) + "..." : value) + "\"";
+        }
+        String message = e.getOriginalMessage();
+        int from = message.indexOf(" from ");
+        if (from < 0) {
+            return "";
+        }
+        String rest = message.substring(from + 6);
+        int end = rest.length();
+        for (String stop : new String[] {" (", ":", "\n"}) {
+            int i = rest.indexOf(stop);
+            if (i >= 0 && i < end) {
+                end = i;
+            }
+        }
+        String what = rest.substring(0, end).trim();
+        if (what.isEmpty() || what.contains("`") || what.length() > 80) {
+            return "";
+        }
+        return ", found " + what.replace(" value", "").toLowerCase(java.util.Locale.ROOT);
     }
 
     private static String path(com.fasterxml.jackson.databind.JsonMappingException e) {

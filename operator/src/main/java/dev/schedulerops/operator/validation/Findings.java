@@ -19,7 +19,7 @@ final class Findings {
 
     /** {@code field.Invalid}: {@code Invalid value: <value>: <detail>}. */
     void invalid(String path, Object value, String detail) {
-        error(path, "Invalid value: " + GoValues.format(value) + ": " + detail);
+        error(path, "Invalid value: " + GoValues.shown(value) + ": " + detail);
     }
 
     /** {@code field.NotSupported}: {@code Unsupported value: "x": supported values: "a", "b"}. */

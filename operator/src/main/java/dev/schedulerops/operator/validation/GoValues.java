@@ -43,6 +43,21 @@ final class GoValues {
         return value.toString();
     }
 
+    /** Values in messages are cut after this many characters: a message must stay readable whatever was sent. */
+    static final int MAX_SHOWN = 120;
+
+    /**
+     * {@link #format}, cut to {@value #MAX_SHOWN} characters with the full length noted: a 10 000-character label key
+     * is reported, not echoed (found by ProfileFuzzTest).
+     */
+    static String shown(Object value) {
+        String formatted = format(value);
+        if (formatted.length() <= MAX_SHOWN) {
+            return formatted;
+        }
+        return formatted.substring(0, MAX_SHOWN) + "... (" + formatted.length() + " characters)";
+    }
+
     /** Like Go's {@code strconv.Quote} for the printable ASCII and common escapes. */
     static String quote(String value) {
         StringBuilder out = new StringBuilder("\"");

@@ -56,7 +56,8 @@ public final class ProfileValidator {
         String name = profile.getMetadata().getName();
         if (name.length() > MAX_PROFILE_NAME_LENGTH
                 || !PROFILE_NAME.matcher(name).matches()) {
-            errors.add("metadata.name: Invalid value: \"" + name + "\": must start with a lowercase letter, contain"
+            errors.add("metadata.name: Invalid value: " + GoValues.shown(name)
+                    + ": must start with a lowercase letter, contain"
                     + " only lowercase letters, digits and '-', and be at most " + MAX_PROFILE_NAME_LENGTH
                     + " characters (the extender Service is named <name>-extender)");
         }
@@ -67,6 +68,9 @@ public final class ProfileValidator {
         SchedulerProfileSpec spec = profile.getSpec();
         if (spec == null) {
             errors.add("spec: Required value");
+            return errors;
+        }
+        if (!noNullItems(spec, errors)) {
             return errors;
         }
         validateIdentity(profile, spec, errors);
@@ -82,19 +86,65 @@ public final class ProfileValidator {
             errors.add("spec.labelKey: Required value: the node label the extender filters on and scores by,"
                     + " e.g. priority.lixueduan.com");
         } else if (!isQualifiedName(labelKey)) {
-            errors.add("spec.labelKey: Invalid value: \"" + labelKey + "\": must be a qualified label key: an"
-                    + " optional DNS subdomain prefix and '/', then a name of at most 63 characters of letters,"
-                    + " digits, '-', '_' or '.', starting and ending with a letter or digit");
+            errors.add(
+                    "spec.labelKey: Invalid value: " + GoValues.shown(labelKey) + ": must be a qualified label key: an"
+                            + " optional DNS subdomain prefix and '/', then a name of at most 63 characters of letters,"
+                            + " digits, '-', '_' or '.', starting and ending with a letter or digit");
         }
         String schedulerName = profile.effectiveSchedulerName();
         if (spec.getSchedulerName() != null
                 && (!SCHEDULER_NAME.matcher(schedulerName).matches() || schedulerName.length() > 253)) {
-            errors.add("spec.schedulerName: Invalid value: \"" + schedulerName + "\": must be a lowercase DNS"
-                    + " subdomain");
+            errors.add("spec.schedulerName: Invalid value: " + GoValues.shown(schedulerName)
+                    + ": must be a lowercase DNS" + " subdomain");
         }
         if (Names.DEFAULT_SCHEDULER.equals(schedulerName)) {
             errors.add("spec.schedulerName: Invalid value: \"" + Names.DEFAULT_SCHEDULER + "\": that is the cluster's"
                     + " main scheduler; choose another name");
+        }
+    }
+
+    /**
+     * A list item written as {@code -} or {@code null} (the CRD schema refuses it at admission; {@code render} reads files
+     * without one): reported per item instead of failing later with a NullPointerException (found by ProfileFuzzTest).
+     * Verbs have their own message in {@link #validateVerbs}. Plugin args that are not an object are refused here too
+     * (they made the plugin-args validation throw).
+     */
+    private static boolean noNullItems(SchedulerProfileSpec spec, List<String> errors) {
+        int before = errors.size();
+        nullItems(spec.getPluginConfig(), "spec.pluginConfig", errors);
+        if (spec.getPluginConfig() != null) {
+            for (int i = 0; i < spec.getPluginConfig().size(); i++) {
+                var config = spec.getPluginConfig().get(i);
+                var args = config == null ? null : config.getArgs();
+                if (args != null && !args.isNull() && !args.isObject()) {
+                    errors.add("spec.pluginConfig[" + i + "].args: Invalid value: " + GoValues.shown(args.toString())
+                            + ": must be an object (the plugin's args, e.g. {scoringStrategy: {type: MostAllocated}}),"
+                            + " found " + args.getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
+                }
+            }
+        }
+        if (spec.getExtender() != null) {
+            nullItems(spec.getExtender().getManagedResources(), "spec.extender.managedResources", errors);
+        }
+        if (spec.getPlugins() != null) {
+            spec.getPlugins().byExtensionPoint().forEach((point, set) -> {
+                if (set != null) {
+                    nullItems(set.getEnabled(), "spec.plugins." + point + ".enabled", errors);
+                    nullItems(set.getDisabled(), "spec.plugins." + point + ".disabled", errors);
+                }
+            });
+        }
+        return errors.size() == before;
+    }
+
+    private static void nullItems(List<?> items, String path, List<String> errors) {
+        if (items == null) {
+            return;
+        }
+        for (int i = 0; i < items.size(); i++) {
+            if (items.get(i) == null) {
+                errors.add(path + "[" + i + "]: Required value: a list item may not be empty (null)");
+            }
         }
     }
 

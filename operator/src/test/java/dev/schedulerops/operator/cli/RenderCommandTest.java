@@ -107,6 +107,82 @@ class RenderCommandTest {
         assertThat(run.err()).contains("unknown field \"spec.lableKey\"");
     }
 
+    /** Found by ProfileFuzzTest: Jackson's messages named Java types and echoed any value in full. */
+    @Test
+    void wrongTypesAndHugeValuesAreReportedInTheAuthorsTerms() throws Exception {
+        Path file = tmp.resolve("types.yaml");
+        Files.writeString(
+                file,
+                """
+                apiVersion: schedulerops.dev/v1alpha1
+                kind: SchedulerProfile
+                metadata: {name: a}
+                spec: {labelKey: k, weight: NaN}
+                ---
+                apiVersion: schedulerops.dev/v1alpha1
+                kind: SchedulerProfile
+                metadata: {name: b}
+                spec: {labelKey: k, verbs: [Nope]}
+                ---
+                apiVersion: schedulerops.dev/v1alpha1
+                kind: SchedulerProfile
+                metadata: {name: c}
+                spec: {labelKey: k, verbs: {a: 1}}
+                """);
+        Run run = run("render", "-f", file.toString());
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err())
+                .contains("field \"spec.weight\": must be an integer, found \"NaN\"")
+                .contains("field \"spec.verbs[0]\": must be one of Filter, FilterOnlyOne, Prioritize, Bind, Preempt,"
+                        + " found \"Nope\"")
+                .contains("field \"spec.verbs\": must be a list, found object")
+                .doesNotContain("java.", "Cannot deserialize");
+
+        Files.writeString(
+                file,
+                "apiVersion: schedulerops.dev/v1alpha1\nkind: SchedulerProfile\nmetadata: {name: d}\n"
+                        + "spec: {labelKey: " + "a".repeat(10_000) + "}\n");
+        Run huge = run("render", "-f", file.toString());
+        assertThat(huge.exitCode()).isEqualTo(1);
+        assertThat(huge.err())
+                .contains("spec.labelKey: Invalid value: \"aaaa")
+                .contains("... (10002 characters): must be a qualified label key")
+                .hasSizeLessThan(1000);
+    }
+
+    /** Found by ProfileFuzzTest: an empty list item or args that are not an object made render throw. */
+    @Test
+    void emptyListItemsAreReportedNotAnException() throws Exception {
+        Path file = tmp.resolve("nulls.yaml");
+        Files.writeString(
+                file,
+                """
+                apiVersion: schedulerops.dev/v1alpha1
+                kind: SchedulerProfile
+                metadata: {name: n, namespace: a}
+                spec:
+                  labelKey: k
+                  pluginConfig: [null]
+                  plugins: {score: {enabled: [{name: ImageLocality}, null]}}
+                  extender: {managedResources: [null]}
+                ---
+                apiVersion: schedulerops.dev/v1alpha1
+                kind: SchedulerProfile
+                metadata: {name: m, namespace: a}
+                spec:
+                  labelKey: k
+                  pluginConfig: [{name: InterPodAffinity, args: hardPod}]
+                """);
+        Run run = run("render", "-f", file.toString());
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err())
+                .contains("spec.pluginConfig[0]: Required value")
+                .contains("spec.plugins.score.enabled[1]: Required value")
+                .contains("spec.extender.managedResources[0]: Required value")
+                .contains("spec.pluginConfig[0].args: Invalid value: \"\\\"hardPod\\\"\": must be an object")
+                .doesNotContain("Exception");
+    }
+
     @Test
     void anUnreadableFileIsReported() {
         Run run = run("render", "-f", tmp.resolve("missing.yaml").toString());
