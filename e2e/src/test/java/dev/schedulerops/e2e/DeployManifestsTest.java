@@ -147,7 +147,7 @@ class DeployManifestsTest {
             }
             assertThat(Commands.strings(rule.path("verbs"))).doesNotContain("escalate", "impersonate");
             assertThat(Commands.strings(rule.path("resources")))
-                    .doesNotContain("secrets", "customresourcedefinitions", "namespaces");
+                    .doesNotContain("customresourcedefinitions", "namespaces", "pods");
             if (Commands.strings(rule.path("verbs")).contains("bind")) {
                 assertThat(Commands.strings(rule.path("verbs")))
                         .as("bind is granted on its own, by name")
@@ -342,7 +342,14 @@ class DeployManifestsTest {
                 List.of("update", "leases.coordination.k8s.io", "-n", "team-a"),
                 List.of("list", "nodes"),
                 List.of("create", "pods", "--subresource=binding", "-n", "team-a"),
-                List.of("create", "events", "-n", "team-a"));
+                List.of("create", "events", "-n", "team-a"),
+                // Each profile's TLS material (its CA, serving and client certificates) and the NetworkPolicy in
+                // front of its extender.
+                List.of("create", "secrets", "-n", "team-a"),
+                List.of("update", "secrets", "-n", "team-a"),
+                List.of("watch", "secrets", "-A"),
+                List.of("create", "networkpolicies.networking.k8s.io", "-n", "team-a"),
+                List.of("delete", "networkpolicies.networking.k8s.io", "-n", "team-a"));
         for (List<String> check : allowed) {
             assertThat(canI(check)).as("can-i %s", check).isTrue();
         }
@@ -352,14 +359,15 @@ class DeployManifestsTest {
     void serviceAccountMayNotDoMore() {
         install();
         List<List<String>> denied = List.of(
-                List.of("get", "secrets", "-n", "kube-system"),
+                List.of("get", "persistentvolumes"),
                 List.of("watch", "pods", "-A"),
                 List.of("list", "leases.coordination.k8s.io", "-A"),
                 List.of("patch", "leases.coordination.k8s.io/kube-scheduler", "-n", "kube-system"),
                 List.of("patch", "leases.coordination.k8s.io/other", "-n", NAMESPACE),
                 List.of("patch", "events.events.k8s.io", "-n", "team-a"),
                 List.of("patch", "events", "-n", "team-a"),
-                List.of("list", "secrets", "-A"),
+                List.of("list", "persistentvolumeclaims", "-A"),
+                List.of("create", "serviceaccounts", "--subresource=token", "-n", "team-a"),
                 List.of("delete", "pods", "-n", "team-a"),
                 List.of("create", "pods", "-n", "team-a"),
                 List.of("update", "nodes"),
@@ -435,18 +443,18 @@ class DeployManifestsTest {
         assertThat(clusterAdmin.exitCode()).isNotZero();
         assertThat(clusterAdmin.stderr()).contains("attempting to grant RBAC permissions not currently held");
 
-        Commands.Result secretsReader = createAsOperator(
+        Commands.Result volumesReader = createAsOperator(
                 """
                 apiVersion: rbac.authorization.k8s.io/v1
                 kind: ClusterRole
-                metadata: {name: schedulerops-deploy-test-secrets}
+                metadata: {name: schedulerops-deploy-test-volumes}
                 rules:
-                  - {apiGroups: [""], resources: [secrets], verbs: [get]}
+                  - {apiGroups: [""], resources: [persistentvolumes], verbs: [get]}
                 """);
-        assertThat(secretsReader.exitCode()).isNotZero();
-        assertThat(secretsReader.stderr())
+        assertThat(volumesReader.exitCode()).isNotZero();
+        assertThat(volumesReader.stderr())
                 .contains("attempting to grant RBAC permissions not currently held")
-                .contains("secrets");
+                .contains("persistentvolumes");
     }
 
     @AfterAll

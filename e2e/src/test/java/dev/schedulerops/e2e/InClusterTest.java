@@ -1,14 +1,21 @@
 package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.E2eSettings;
+import dev.schedulerops.e2e.support.ExtenderTlsClient;
 import dev.schedulerops.e2e.support.RealNode;
+import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.tls.CertificateIssuer;
+import dev.schedulerops.operator.tls.Issued;
+import dev.schedulerops.operator.tls.Pem;
+import dev.schedulerops.operator.tls.RotationPolicy;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -16,19 +23,23 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -285,6 +296,158 @@ class InClusterTest {
 
     @Test
     @Order(5)
+    void theSchedulerTalksMutualTlsAndAForcedRotationLosesNoPod() throws Exception {
+        String profile = "label-priority";
+        Names names = new Names(profile, namespace);
+        String target = kwokNodes.get(2); // labelled OTHER_LABEL=5 in step 9, the profile's labelKey since then
+        String config = client.configMaps()
+                .inNamespace(namespace)
+                .withName(names.schedulerConfig())
+                .get()
+                .getData()
+                .get(Names.CONFIG_FILE);
+        assertThat(config)
+                .contains("urlPrefix: " + names.extenderUrl(true))
+                .contains("enableHTTPS: true")
+                .contains("serverName: " + names.extender() + "." + namespace + ".svc");
+
+        // At an extender pod's IP (the test host routes to the node's bridge): the scheduler's certificate is
+        // served, no certificate, a foreign CA's or an expired one is refused in the handshake.
+        Pod extender = productPods(profile).stream()
+                .filter(p -> component(p).equals("extender"))
+                .findFirst()
+                .orElseThrow();
+        String ip = extender.getStatus().getPodIP();
+        Secret clientSecret = schedulerClientSecret(profile);
+        String filter = "{\"Pod\":{\"metadata\":{\"name\":\"probe\",\"namespace\":\"" + namespace
+                + "\"}},\"NodeNames\":[\"" + target + "\"]}";
+        ExtenderTlsClient.Response answer = ExtenderTlsClient.fromSchedulerSecret(clientSecret)
+                .post(ip, Names.EXTENDER_TLS_PORT, "/filter", filter);
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.body()).contains(target);
+        CertificateIssuer issuer = new CertificateIssuer();
+        Instant now = Instant.now();
+        RotationPolicy.Validity valid = new RotationPolicy.Validity(now.minusSeconds(600), now.plusSeconds(3600));
+        Issued foreignCa = issuer.ca("another-profile-ca", valid);
+        Issued ownCa = new Issued(
+                Pem.parseCertificates(new String(
+                                Base64.getDecoder()
+                                        .decode(caSecret(profile).getData().get(Names.CA_CERT)),
+                                StandardCharsets.UTF_8))
+                        .get(0),
+                Pem.parsePrivateKey(new String(
+                        Base64.getDecoder().decode(caSecret(profile).getData().get(Names.CA_KEY)),
+                        StandardCharsets.UTF_8)));
+        Map<String, Issued> refused = new java.util.LinkedHashMap<>();
+        refused.put("no client certificate", null);
+        refused.put("a certificate of another CA", issuer.client(foreignCa, "intruder", valid));
+        refused.put(
+                "an expired certificate of the profile's own CA",
+                issuer.client(
+                        ownCa, "expired", new RotationPolicy.Validity(now.minusSeconds(7200), now.minusSeconds(3600))));
+        for (Map.Entry<String, Issued> identity : refused.entrySet()) {
+            ExtenderTlsClient intruder = ExtenderTlsClient.trustingProfileWith(clientSecret, identity.getValue());
+            assertThatThrownBy(() -> intruder.post(ip, Names.EXTENDER_TLS_PORT, "/filter", filter))
+                    .as("a client with %s", identity.getKey())
+                    .isInstanceOf(java.io.IOException.class);
+        }
+        assertThat(healthStatus(ip, "/readyz"))
+                .as("probes and scraping need no certificate: the health port is plain HTTP")
+                .isEqualTo(200);
+        say("Step 10: the scheduler calls " + names.extenderUrl(true) + " with its client certificate; at "
+                + ip + ":" + Names.EXTENDER_TLS_PORT + " the same certificate gets 200, while "
+                + String.join(", ", refused.keySet()) + " are refused in the TLS handshake; /readyz on "
+                + Names.EXTENDER_HEALTH_PORT + " is plain HTTP.");
+
+        NetworkPolicy policy = client.network()
+                .v1()
+                .networkPolicies()
+                .inNamespace(namespace)
+                .withName(names.extenderNetworkPolicy())
+                .get();
+        assertThat(policy).as("the extender's NetworkPolicy").isNotNull();
+        assertThat(extender.getMetadata().getLabels())
+                .containsAllEntriesOf(policy.getSpec().getPodSelector().getMatchLabels());
+        Pod scheduler = only(productPods(profile), "scheduler");
+        assertThat(policy.getSpec().getIngress()).anySatisfy(rule -> {
+            assertThat(rule.getPorts())
+                    .singleElement()
+                    .satisfies(port -> assertThat(port.getPort().getIntVal()).isEqualTo(Names.EXTENDER_TLS_PORT));
+            assertThat(rule.getFrom()).singleElement().satisfies(peer -> assertThat(
+                            scheduler.getMetadata().getLabels())
+                    .containsAllEntriesOf(peer.getPodSelector().getMatchLabels()));
+        });
+
+        // A forced CA rotation while pods keep arriving: every one of them is scheduled.
+        String oldCa = caSecret(profile).getData().get(Names.CA_CERT);
+        String rotation = "in-cluster-" + now.getEpochSecond();
+        List<Pod> during = new ArrayList<>();
+        patchSpec(profile, "{\"spec\":{\"extender\":{\"tls\":{\"rotate\":\"" + rotation + "\"}}}}");
+        Instant deadline = Instant.now().plus(ROLLOUT);
+        while (!rotationFinished(profile, rotation, oldCa)) {
+            assertThat(Instant.now()).as("the rotation finishes").isBefore(deadline);
+            during.add(createPod(profile));
+            Await.sleep(3_000);
+        }
+        awaitProfileReady(profile);
+        during.add(createPod(profile));
+        for (Pod pod : during) {
+            assertThat(awaitBound(pod)).isEqualTo(target);
+        }
+        List<String> tlsFailures = client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(e -> "FailedScheduling".equals(e.getReason()))
+                .filter(e -> during.stream()
+                        .anyMatch(p -> name(p).equals(e.getInvolvedObject().getName())))
+                .map(Event::getMessage)
+                .filter(m -> m.contains("x509") || m.contains("tls") || m.contains("certificate"))
+                .toList();
+        assertThat(tlsFailures)
+                .as("no scheduling attempt failed on TLS during the rotation")
+                .isEmpty();
+        String current = productPods(profile).stream()
+                .filter(p -> component(p).equals("extender"))
+                .findFirst()
+                .orElseThrow()
+                .getStatus()
+                .getPodIP();
+        Secret rotated = schedulerClientSecret(profile);
+        answer = ExtenderTlsClient.fromSchedulerSecret(rotated)
+                .post(current, Names.EXTENDER_TLS_PORT, "/filter", filter);
+        assertThat(answer.status()).isEqualTo(200);
+        ExtenderTlsClient oldIdentity =
+                ExtenderTlsClient.trustingProfileWith(rotated, ExtenderTlsClient.identity(clientSecret));
+        assertThatThrownBy(() -> oldIdentity.post(current, Names.EXTENDER_TLS_PORT, "/filter", filter))
+                .as("the scheduler's old certificate, from the dropped CA, is refused after the rotation")
+                .isInstanceOf(java.io.IOException.class);
+        say("Step 10: forced CA rotation (spec.extender.tls.rotate=" + rotation + "): " + during.size()
+                + " pods created during it were all scheduled to " + target
+                + ", none failed on TLS; the old client certificate is refused now.");
+    }
+
+    private boolean rotationFinished(String profile, String rotation, String oldCa) {
+        Secret ca = caSecret(profile);
+        return ca != null
+                && !oldCa.equals(ca.getData().get(Names.CA_CERT))
+                && rotation.equals(ca.getMetadata().getAnnotations().get(Labels.ROTATED_FOR))
+                && !ca.getData().containsKey(Names.PREVIOUS_CA_CERT);
+    }
+
+    private Secret caSecret(String profile) {
+        return client.secrets()
+                .inNamespace(namespace)
+                .withName(new Names(profile, namespace).caSecret())
+                .get();
+    }
+
+    private Secret schedulerClientSecret(String profile) {
+        return client.secrets()
+                .inNamespace(namespace)
+                .withName(new Names(profile, namespace).schedulerClientSecret())
+                .get();
+    }
+
+    @Test
+    @Order(6)
     void deletingTheExtenderPodMakesStrictPodsWaitAndLenientPodsGoOn() {
         setLabel(kwokNodes.get(0), LABEL, "30");
         applyProfile("fault-strict", "labelKey: " + LABEL + "\nextender:\n  replicas: 1\n  ignorable: false\n");
@@ -296,14 +459,14 @@ class InClusterTest {
         List<Pod> strictPods = List.of(createPod("fault-strict"), createPod("fault-strict"));
         Event failed = awaitEvent(strictPods.get(0), "FailedScheduling");
         assertThat(failed.getMessage()).contains("fault-strict-extender");
-        say("Step 10: deleted extender pod " + strictExtender.getMetadata().getName()
+        say("Step 11: deleted extender pod " + strictExtender.getMetadata().getName()
                 + " (ignorable: false) -> pods wait: \"" + failed.getMessage() + "\"");
         awaitAvailable(namespace, "fault-strict-extender");
         strictPods.forEach(this::nudge);
         for (Pod pod : strictPods) {
             assertThat(awaitBound(pod)).isEqualTo(kwokNodes.get(0));
         }
-        say("Step 10: the extender came back -> both waiting pods were scheduled to " + kwokNodes.get(0) + ".");
+        say("Step 11: the extender came back -> both waiting pods were scheduled to " + kwokNodes.get(0) + ".");
 
         Pod lenientExtender = killExtenderAndAwaitNoEndpoint("fault-lenient");
         Pod lenient = createPod("fault-lenient");
@@ -314,14 +477,14 @@ class InClusterTest {
         assertThat(boundAt)
                 .as("the pod was scheduled before the new extender pod was Ready, so without the extender")
                 .isBeforeOrEqualTo(readySince(replacement));
-        say("Step 11: deleted extender pod " + lenientExtender.getMetadata().getName()
+        say("Step 12: deleted extender pod " + lenientExtender.getMetadata().getName()
                 + " (ignorable: true) -> a pod was scheduled without it, to " + boundTo + ".");
         deleteProfile("fault-strict");
         deleteProfile("fault-lenient");
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void theOperatorKilledInTheMiddleOfARolloutConverges() {
         String profile = "label-priority";
         Deployment extender = deployment(namespace, profile + Names.EXTENDER_SUFFIX);
@@ -340,7 +503,7 @@ class InClusterTest {
                 .withName(operator.getMetadata().getName())
                 .withGracePeriod(0)
                 .delete();
-        say("Step 12: labelKey back to " + LABEL + ", and the operator pod "
+        say("Step 13: labelKey back to " + LABEL + ", and the operator pod "
                 + operator.getMetadata().getName() + " killed while the extender rolls out.");
         awaitAvailable(OPERATOR_NAMESPACE, OPERATOR);
         awaitProfileReady(profile);
@@ -366,12 +529,12 @@ class InClusterTest {
                 .hasSize(1);
         Await.until(ROLLOUT, "old pods are gone", () -> productPods(profile).size() == 3);
         assertThat(awaitBound(createPod(profile))).isEqualTo(kwokNodes.get(0));
-        say("Step 12: the new operator pod converged: profile Ready at its generation, 2 Deployments, 1 ConfigMap,"
+        say("Step 13: the new operator pod converged: profile Ready at its generation, 2 Deployments, 1 ConfigMap,"
                 + " 1 Service, 3 pods, and the new scheduler schedules.");
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void restartingTheKubeletKeepsThePodsRunning() {
         List<Pod> before = podsOnTheRealNode();
         Map<String, String> containers = containerIds(before);
@@ -380,12 +543,12 @@ class InClusterTest {
         List<Pod> after = podsOnTheRealNode();
         assertThat(containerIds(after)).isEqualTo(containers);
         after.forEach(this::assertRunningOnTheRealNode);
-        say("Step 13: restarted the kubelet -> the " + before.size()
+        say("Step 14: restarted the kubelet -> the " + before.size()
                 + " pods on the real node kept their containers (same IDs, restartCount 0).");
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void everyContainerRunsRestrictedAndWithinItsMemoryLimit() {
         List<Pod> pods = podsOnTheRealNode();
         assertThat(pods).isNotEmpty();
@@ -417,13 +580,13 @@ class InClusterTest {
                                 .orElse("no limit")));
             }
         }
-        say("Step 14: every container runs as 65532:65532, no capabilities, no_new_privs, read-only root; peak memory"
+        say("Step 15: every container runs as 65532:65532, no capabilities, no_new_privs, read-only root; peak memory"
                 + " (cgroup memory.max_usage_in_bytes):");
         report.forEach(line -> say("  " + line));
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void helmInstallsTheSameOperator() {
         Path helm = helm();
         // As deploy/README.md says: profiles first, while the operator still runs to remove its finalizer.
@@ -457,7 +620,7 @@ class InClusterTest {
         pods.forEach(this::assertRunningOnTheRealNode);
         setLabel(kwokNodes.get(0), LABEL, "30");
         assertThat(awaitBound(createPod("label-priority"))).isEqualTo(kwokNodes.get(0));
-        say("Step 15: helm install of deploy/helm/schedulerops -> operator pod "
+        say("Step 16: helm install of deploy/helm/schedulerops -> operator pod "
                 + operator.getMetadata().getName() + " runs on " + node
                 + "; the sample profile's pods run there too and schedule a pod.");
         deleteProfile("label-priority");
@@ -587,7 +750,7 @@ class InClusterTest {
                 "every " + profile + " extender replica chooses " + expectedNode,
                 () -> productPods(profile).stream()
                         .filter(p -> component(p).equals("extender"))
-                        .allMatch(p -> post(p.getStatus().getPodIP(), "/filter_onlyone", request)
+                        .allMatch(p -> post(profile, p.getStatus().getPodIP(), "/filter_onlyone", request)
                                 .contains("\"NodeNames\":[\"" + expectedNode + "\"]")));
     }
 
@@ -831,15 +994,25 @@ class InClusterTest {
         return path;
     }
 
-    private static String post(String ip, String path, String body) {
-        return send(HttpRequest.newBuilder(URI.create("http://" + ip + ":" + Names.EXTENDER_PORT + path))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    /** A verb call at an extender pod's IP, over mutual TLS with the profile's scheduler certificate. */
+    private String post(String profile, String ip, String path, String body) {
+        return ExtenderTlsClient.fromSchedulerSecret(schedulerClientSecret(profile))
+                .postOrFail(ip, Names.EXTENDER_TLS_PORT, path, body);
     }
 
+    /** The extender's health port: plain HTTP, no certificate (probes, /metrics). */
     private static String get(String ip, String path) {
-        return send(HttpRequest.newBuilder(URI.create("http://" + ip + ":" + Names.EXTENDER_PORT + path))
+        return send(HttpRequest.newBuilder(URI.create("http://" + ip + ":" + Names.EXTENDER_HEALTH_PORT + path))
                 .GET());
+    }
+
+    private static int healthStatus(String ip, String path) throws Exception {
+        return HTTP.send(
+                        HttpRequest.newBuilder(URI.create("http://" + ip + ":" + Names.EXTENDER_HEALTH_PORT + path))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     private static String send(HttpRequest.Builder request) {

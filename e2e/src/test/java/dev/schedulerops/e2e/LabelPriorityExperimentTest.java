@@ -225,9 +225,14 @@ class LabelPriorityExperimentTest {
     /** Applies a profile, waits for the operator to write its ConfigMap, runs kube-scheduler with that config. */
     private KubeSchedulerProcess deployProfileAndStartScheduler(String profileName, String specTail)
             throws IOException {
+        // The extender runs here as a plain process on loopback, so the profile asks for plain HTTP; mutual TLS
+        // (the default) is proven on the real node by InClusterTest.
+        String spec = specTail.contains("extender:\n")
+                ? specTail.replace("extender:\n", "extender:\n  tls:\n    mode: Disabled\n")
+                : specTail + "extender:\n  tls:\n    mode: Disabled\n";
         SchedulerProfile profile = ProfileYaml.readOne("apiVersion: schedulerops.dev/v1alpha1\n"
                 + "kind: SchedulerProfile\nmetadata:\n  name: " + profileName + "\n  namespace: " + namespace
-                + "\nspec:\n  labelKey: " + LABEL + "\n" + specTail.indent(2));
+                + "\nspec:\n  labelKey: " + LABEL + "\n" + spec.indent(2));
         client.resource(profile).serverSideApply();
         Names names = new Names(profileName, namespace);
         ConfigMap configMap = client.configMaps()
@@ -236,6 +241,8 @@ class LabelPriorityExperimentTest {
                 .waitUntilCondition(cm -> cm != null, 120, TimeUnit.SECONDS);
         ObjectNode config = (ObjectNode) YAML.readTree(configMap.getData().get(Names.CONFIG_FILE));
         String rendered = config.at("/extenders/0/urlPrefix").asText();
+        assertThat(rendered).startsWith("http://");
+        assertThat(config.at("/extenders/0").has("tlsConfig")).isFalse();
         ((ObjectNode) config.at("/extenders/0")).put("urlPrefix", "http://127.0.0.1:" + extenderPort);
         say("Applied SchedulerProfile " + profileName + " (" + specTail.strip().replaceAll("\\s*\\n\\s*", " ")
                 + "); the operator rolled out the extender Deployment, then wrote ConfigMap "

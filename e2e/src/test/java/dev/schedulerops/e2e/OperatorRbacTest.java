@@ -110,8 +110,8 @@ class OperatorRbacTest {
                 .build();
         operatorClient =
                 new KubernetesClientBuilder().withConfig(asServiceAccount).build();
-        assertThatThrownBy(() ->
-                        operatorClient.secrets().inNamespace("kube-system").list())
+        assertThatThrownBy(
+                        () -> operatorClient.pods().inNamespace("kube-system").list())
                 .as("sanity: the token is not cluster-admin")
                 .isInstanceOf(KubernetesClientException.class);
     }

@@ -1,12 +1,21 @@
 package dev.schedulerops.e2e.support;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.schedulerops.operator.tls.CertificateIssuer;
+import dev.schedulerops.operator.tls.Issued;
+import dev.schedulerops.operator.tls.RotationPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -25,6 +34,7 @@ public final class SchedulerConfigAcceptance {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final Pattern COMMAND_FAILED = Pattern.compile("\"command failed\" err=\"((?:[^\"\\\\]|\\\\.)*)\"");
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private final Path kubeScheduler;
     private final Path workDir;
@@ -65,10 +75,64 @@ public final class SchedulerConfigAcceptance {
         try {
             Path dir = Files.createDirectories(workDir.resolve("check-" + SEQUENCE.incrementAndGet()));
             Path config = dir.resolve("config.yaml");
-            Files.writeString(config, configYaml, StandardCharsets.UTF_8);
+            Files.writeString(config, withTlsFilesIn(configYaml, dir), StandardCharsets.UTF_8);
             return check(config);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The extenders' {@code tlsConfig} names files that exist in the scheduler's pod (its mounted client Secret), and
+     * kube-scheduler reads and parses them while it builds its extenders. To judge the config as it would be judged
+     * in the pod, each named file is written into {@code dir} with a valid PEM of its kind (a throwaway CA and a client
+     * certificate signed by it) and the path rewritten; everything else is left as rendered.
+     */
+    static String withTlsFilesIn(String configYaml, Path dir) throws IOException {
+        if (!configYaml.contains("tlsConfig")) {
+            return configYaml;
+        }
+        JsonNode root = YAML.readTree(configYaml);
+        if (!(root instanceof ObjectNode) || !root.path("extenders").isArray()) {
+            return configYaml;
+        }
+        for (JsonNode extender : root.path("extenders")) {
+            if (!(extender.path("tlsConfig") instanceof ObjectNode tls)) {
+                continue;
+            }
+            Path files = Files.createDirectories(dir.resolve("tls-" + SEQUENCE.incrementAndGet()));
+            for (Map.Entry<String, String> field : Map.of(
+                            "caFile", ThrowawayTls.CA,
+                            "certFile", ThrowawayTls.CERT,
+                            "keyFile", ThrowawayTls.KEY)
+                    .entrySet()) {
+                if (tls.path(field.getKey()).isTextual()
+                        && !tls.path(field.getKey()).asText().isEmpty()) {
+                    Path file = files.resolve(field.getKey() + ".pem");
+                    Files.writeString(file, field.getValue(), StandardCharsets.UTF_8);
+                    tls.put(field.getKey(), file.toAbsolutePath().toString());
+                }
+            }
+        }
+        return YAML.writeValueAsString(root);
+    }
+
+    /** One CA and one client certificate it signed, PEM, made once per test JVM. */
+    private static final class ThrowawayTls {
+        static final String CA;
+        static final String CERT;
+        static final String KEY;
+
+        static {
+            CertificateIssuer issuer = new CertificateIssuer();
+            Instant now = Instant.now();
+            RotationPolicy.Validity validity =
+                    new RotationPolicy.Validity(now.minus(Duration.ofMinutes(5)), now.plus(Duration.ofDays(1)));
+            Issued ca = issuer.ca("scheduler-config-acceptance-ca", validity);
+            Issued client = issuer.client(ca, "scheduler-config-acceptance", validity);
+            CA = ca.certificatePem();
+            CERT = client.certificatePem();
+            KEY = client.keyPem();
         }
     }
 

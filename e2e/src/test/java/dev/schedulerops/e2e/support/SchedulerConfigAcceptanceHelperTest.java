@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schedulerops.e2e.support.SchedulerConfigAcceptance.Accepted;
 import dev.schedulerops.e2e.support.SchedulerConfigAcceptance.Rejected;
 import dev.schedulerops.e2e.support.SchedulerConfigAcceptance.Verdict;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -50,6 +53,41 @@ class SchedulerConfigAcceptanceHelperTest {
                 .contains("name: DefaultPreemption")
                 .contains("name: NodeResourcesFit")
                 .contains("percentageOfNodesToScore: 0");
+    }
+
+    @Test
+    void tlsFilesNamedByTheConfigAreWrittenBecauseTheBinaryReadsThem(@TempDir Path dir) throws Exception {
+        String config =
+                """
+                apiVersion: kubescheduler.config.k8s.io/v1
+                kind: KubeSchedulerConfiguration
+                leaderElection:
+                  leaderElect: false
+                profiles:
+                  - schedulerName: mutual-tls
+                extenders:
+                  - urlPrefix: https://p-extender.ns.svc:8443
+                    filterVerb: filter
+                    enableHTTPS: true
+                    nodeCacheCapable: true
+                    tlsConfig:
+                      caFile: /etc/schedulerops/extender-client/ca.crt
+                      certFile: /etc/schedulerops/extender-client/tls.crt
+                      keyFile: /etc/schedulerops/extender-client/tls.key
+                      serverName: p-extender.ns.svc
+                """;
+        Path asRendered = dir.resolve("config.yaml");
+        Files.writeString(asRendered, config);
+
+        Verdict withoutFiles = acceptance.check(asRendered);
+        assertThat(withoutFiles).isInstanceOf(Rejected.class);
+        assertThat(((Rejected) withoutFiles).message())
+                .contains("/etc/schedulerops/extender-client/ca.crt")
+                .contains("no such file");
+
+        Verdict withFiles = acceptance.check(config);
+        assertThat(withFiles).isInstanceOf(Accepted.class);
+        assertThat(((Accepted) withFiles).effectiveConfig()).contains("serverName: p-extender.ns.svc");
     }
 
     @Test

@@ -91,6 +91,7 @@ public final class ExtenderServer implements AutoCloseable {
                 ready,
                 maxBodyBytes,
                 request -> request.getConnectionMetaData().getConnector() == healthConnector)));
+        server.setErrorHandler(new ProtocolErrorHandler());
         server.setStopTimeout(shutdownGrace.toMillis());
         server.setStopAtShutdown(false);
     }

@@ -319,6 +319,37 @@ class ExtenderServerTest {
                 .doesNotContainIgnoringCase("Connection: close");
     }
 
+    @Test
+    void requestsJettyRefusesGetA4xxWithAJsonErrorToo() throws Exception {
+        assertThat(raw(server.port(), "POST /filter HTTP/9.9\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n"))
+                .as("an unsupported HTTP version is the client's error: 400, not Jetty's 505")
+                .startsWith("HTTP/1.1 400")
+                .contains("application/json")
+                .contains("{\"error\":\"unsupported HTTP version");
+        assertThat(raw(server.port(), "POST /filter HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n"))
+                .startsWith("HTTP/1.1 400")
+                .contains("{\"error\":");
+    }
+
+    /** Everything the server answers to {@code request}, written raw, until it closes or 2 s pass in silence. */
+    private static String raw(int port, String request) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(2_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            java.io.ByteArrayOutputStream answer = new java.io.ByteArrayOutputStream();
+            byte[] buffer = new byte[4096];
+            try {
+                for (int n; (n = socket.getInputStream().read(buffer)) > 0; ) {
+                    answer.write(buffer, 0, n);
+                }
+            } catch (java.net.SocketTimeoutException quiet) {
+                // the server keeps the connection open: what it sent so far is the answer
+            }
+            return answer.toString(StandardCharsets.ISO_8859_1);
+        }
+    }
+
     /** The status line and headers of one keep-alive POST over a raw socket. */
     private static String rawPost(int port, String path, String body) throws Exception {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);

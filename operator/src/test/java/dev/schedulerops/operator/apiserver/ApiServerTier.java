@@ -146,6 +146,7 @@ public final class ApiServerTier implements BeforeAllCallback, BeforeEachCallbac
                     .waitUntilCondition(
                             c -> c != null
                                     && c.getStatus() != null
+                                    && c.getStatus().getConditions() != null
                                     && c.getStatus().getConditions().stream()
                                             .anyMatch(cond -> "Established".equals(cond.getType())
                                                     && "True".equals(cond.getStatus())),

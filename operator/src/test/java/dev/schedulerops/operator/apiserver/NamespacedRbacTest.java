@@ -84,6 +84,7 @@ class NamespacedRbacTest {
                 .waitUntilCondition(
                         c -> c != null
                                 && c.getStatus() != null
+                                && c.getStatus().getConditions() != null
                                 && c.getStatus().getConditions().stream()
                                         .anyMatch(cond -> "Established".equals(cond.getType())
                                                 && "True".equals(cond.getStatus())),

@@ -1,0 +1,147 @@
+package dev.schedulerops.e2e.support;
+
+import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.tls.Issued;
+import dev.schedulerops.operator.tls.Pem;
+import io.fabric8.kubernetes.api.model.Secret;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.Base64;
+import java.util.List;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * An HTTPS client for an extender's verb port, as the test host (not the scheduler) talks to it: it trusts the CA
+ * bundle of the profile, presents the given client certificate (or none), and verifies the server's chain, but not its
+ * name, because the test reaches a pod by IP while the serving certificate names only the Service's DNS names.
+ */
+public final class ExtenderTlsClient {
+    private final SSLContext context;
+
+    private ExtenderTlsClient(SSLContext context) {
+        this.context = context;
+    }
+
+    /** The scheduler's identity: the client Secret the operator wrote (its certificate, key and CA bundle). */
+    public static ExtenderTlsClient fromSchedulerSecret(Secret secret) {
+        String certificate = decode(secret, Names.TLS_CERT);
+        String key = decode(secret, Names.TLS_KEY);
+        String trusted = decode(secret, Names.CA_CERT);
+        try {
+            return new ExtenderTlsClient(
+                    context(trusted, Pem.parseCertificates(certificate), Pem.parsePrivateKey(key)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the scheduler's client Secret holds no usable certificate and key", e);
+        }
+    }
+
+    /** The certificate and key a client Secret holds. */
+    public static Issued identity(Secret secret) {
+        try {
+            return new Issued(
+                    Pem.parseCertificates(decode(secret, Names.TLS_CERT)).get(0),
+                    Pem.parsePrivateKey(decode(secret, Names.TLS_KEY)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Trusts the profile's CA bundle (from the client Secret) and presents {@code identity}, or nothing if null. */
+    public static ExtenderTlsClient trustingProfileWith(Secret schedulerSecret, Issued identity) {
+        try {
+            return new ExtenderTlsClient(context(
+                    decode(schedulerSecret, Names.CA_CERT),
+                    identity == null ? null : List.of(identity.certificate()),
+                    identity == null ? null : identity.key()));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** POSTs {@code body} and returns the HTTP status and the body; throws on a refused handshake. */
+    public Response post(String ip, int port, String path, String body) throws IOException {
+        HttpsURLConnection connection = (HttpsURLConnection)
+                URI.create("https://" + ip + ":" + port + path).toURL().openConnection();
+        connection.setSSLSocketFactory(context.getSocketFactory());
+        connection.setHostnameVerifier((host, session) -> true);
+        connection.setConnectTimeout(3_000);
+        connection.setReadTimeout(5_000);
+        connection.setRequestMethod("POST");
+        connection.setDoOutput(true);
+        connection.setRequestProperty("Content-Type", "application/json");
+        try (OutputStream out = connection.getOutputStream()) {
+            out.write(body.getBytes(StandardCharsets.UTF_8));
+        }
+        int status = connection.getResponseCode();
+        try (InputStream in = status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
+            return new Response(status, in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } finally {
+            connection.disconnect();
+        }
+    }
+
+    /** {@link #post} for callers that only expect success. */
+    public String postOrFail(String ip, int port, String path, String body) {
+        try {
+            return post(ip, port, path, body).body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public record Response(int status, String body) {}
+
+    private static SSLContext context(String trustedPem, List<X509Certificate> chain, PrivateKey key)
+            throws GeneralSecurityException {
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        try {
+            trust.load(null, null);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        int i = 0;
+        for (X509Certificate ca : Pem.parseCertificates(trustedPem)) {
+            trust.setCertificateEntry("ca-" + i++, ca);
+        }
+        TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trustManagers.init(trust);
+
+        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try {
+            keys.load(null, null);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        char[] password = "test".toCharArray();
+        if (chain != null) {
+            keys.setKeyEntry("client", key, password, chain.toArray(Certificate[]::new));
+        }
+        keyManagers.init(keys, password);
+
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
+        return context;
+    }
+
+    private static String decode(Secret secret, String key) {
+        String value = secret.getData() == null ? null : secret.getData().get(key);
+        if (value == null) {
+            throw new IllegalStateException(
+                    "Secret " + secret.getMetadata().getName() + " has no key " + key + ": " + secret.getData());
+        }
+        return new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8);
+    }
+}
