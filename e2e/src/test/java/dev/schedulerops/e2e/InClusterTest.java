@@ -309,7 +309,7 @@ class InClusterTest {
         assertThat(config)
                 .contains("urlPrefix: " + names.extenderUrl(true))
                 .contains("enableHTTPS: true")
-                .contains("serverName: " + names.extender() + "." + namespace + ".svc");
+                .contains("certFile: " + Names.SCHEDULER_TLS_MOUNT_PATH + "/" + Names.TLS_CERT);
 
         // At an extender pod's IP (the test host routes to the node's bridge): the scheduler's certificate is
         // served, no certificate, a foreign CA's or an expired one is refused in the handshake.

@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
@@ -66,10 +67,17 @@ public final class ExtenderServer implements AutoCloseable {
         if (tls.enabled()) {
             reloader = new TlsReloader(tls, metrics::tlsReloaded);
             metrics.tls(reloader::certificateExpiryEpochSeconds);
+            // Jetty would refuse (400 "Invalid SNI") a request whose Host is not a name in the serving certificate,
+            // e.g. a call to a pod IP. The client checks the server's name; who may call is decided by the client
+            // certificate, so the host check adds nothing here.
+            HttpConfiguration https = new HttpConfiguration(http);
+            SecureRequestCustomizer secure = new SecureRequestCustomizer();
+            secure.setSniHostCheck(false);
+            https.addCustomizer(secure);
             verbConnector = new ServerConnector(
                     server,
                     new SslConnectionFactory(reloader.factory(), HttpVersion.HTTP_1_1.asString()),
-                    new HttpConnectionFactory(http));
+                    new HttpConnectionFactory(https));
         } else {
             reloader = null;
             verbConnector = new ServerConnector(server, new HttpConnectionFactory(http));
