@@ -13,6 +13,9 @@ import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.render.ProfileRenderer;
 import dev.schedulerops.operator.render.RenderResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * real kube-scheduler binary accepts: otherwise the operator would roll out a crash-looping scheduler. Profiles the
  * operator refuses are skipped (ProfileFuzzTest checks their messages). Needs only the kube-scheduler binary of
  * {@code e2e/cluster build}, no cluster. {@code -Dfuzz.e2e.profiles=N} (default 40) sets how many; the sample is random
- * each run.
+ * each run. With {@code -Dfuzz.report=FILE} (bench/fuzz) a Markdown section is appended to FILE.
  */
 class GeneratedProfilesAcceptedBySchedulerTest {
     private static final SchedulerConfigAcceptance ACCEPTANCE = SchedulerConfigAcceptance.usingBuiltBinaries();
@@ -39,6 +42,7 @@ class GeneratedProfilesAcceptedBySchedulerTest {
         List<String> rejected = new ArrayList<>();
         int checked = 0;
         int refusedByOperator = 0;
+        long started = System.nanoTime();
         for (int drawn = 0; checked < wanted && drawn < wanted * 10; drawn++) {
             String yaml = samples.next();
             SchedulerProfile profile = ProfileYaml.readOne(yaml);
@@ -55,11 +59,26 @@ class GeneratedProfilesAcceptedBySchedulerTest {
             }
         }
 
+        report(checked, refusedByOperator, rejected.size(), (System.nanoTime() - started) / 1_000_000_000);
         assertThat(rejected)
                 .as(
                         "rendered configs kube-scheduler refused (%d checked, %d refused by the operator first)",
                         checked, refusedByOperator)
                 .isEmpty();
         assertThat(checked).as("profiles the operator rendered").isEqualTo(wanted);
+    }
+
+    private static void report(int checked, int refusedByOperator, int rejected, long seconds) throws Exception {
+        String section = "\n## rendered configs through the real kube-scheduler (GeneratedProfilesAcceptedBySchedulerTest)\n\n"
+                + "- kube-scheduler: v" + KubernetesBinaries.locate().kubernetesVersion() + " (`e2e/cluster build`)\n"
+                + "- profiles rendered and checked: " + checked + "; refused by the operator first (not run): "
+                + refusedByOperator + "\n"
+                + "- configs the real kube-scheduler refused: " + rejected + " (must be 0)\n"
+                + "- seconds: " + seconds + "\n";
+        System.out.println(section);
+        String file = System.getProperty("fuzz.report", "");
+        if (!file.isBlank()) {
+            Files.writeString(Path.of(file), section, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        }
     }
 }

@@ -84,7 +84,7 @@ public final class LabelScoring {
         return tooLarge ? TOO_LARGE : v;
     }
 
-    /** Any number of digits, compared as digit strings; BigInteger arithmetic only past the long-safe length. */
+    /** Any number of digits, compared and scaled as digit strings (linear in their length) past the long-safe length. */
     static int[] scoresExact(String[] values, int count) {
         NumericLabel[] numeric = new NumericLabel[count];
         NumericLabel max = null;

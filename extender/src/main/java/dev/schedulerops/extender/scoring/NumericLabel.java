@@ -1,7 +1,5 @@
 package dev.schedulerops.extender.scoring;
 
-import java.math.BigInteger;
-
 /**
  * A label value read as a non-negative integer of any size. Only plain ASCII digits count as numeric: a sign, a
  * decimal point, spaces or an empty value make a value non-numeric. Values are compared by their digits without
@@ -45,8 +43,7 @@ public final class NumericLabel implements Comparable<NumericLabel> {
 
     @Override
     public int compareTo(NumericLabel other) {
-        int byLength = Integer.compare(digits.length(), other.digits.length());
-        return byLength != 0 ? byLength : digits.compareTo(other.digits);
+        return compareDigits(digits, other.digits);
     }
 
     /**
@@ -57,10 +54,41 @@ public final class NumericLabel implements Comparable<NumericLabel> {
         if (max.digits.length() <= LONG_SAFE_DIGITS) {
             return scale * Long.parseLong(digits) / Long.parseLong(max.digits);
         }
-        return new BigInteger(digits)
-                .multiply(BigInteger.valueOf(scale))
-                .divide(new BigInteger(max.digits))
-                .longValueExact();
+        // The quotient is at most scale (this <= max), so find it by comparing scale * this with k * max for
+        // k = scale .. 1: linear in the number of digits. BigInteger's parsing is quadratic, and a request can carry
+        // label values of a hundred thousand digits (found by the decoder fuzzer: one such request held a core).
+        String scaled = times(digits, scale);
+        for (int k = scale; k > 0; k--) {
+            if (compareDigits(times(max.digits, k), scaled) <= 0) {
+                return k;
+            }
+        }
+        return 0;
+    }
+
+    /** {@code digits * factor} as a digit string without leading zeros; {@code factor} is small and non-negative. */
+    static String times(String digits, int factor) {
+        if (factor == 0 || digits.equals("0")) {
+            return "0";
+        }
+        char[] out = new char[digits.length() + 3];
+        int carry = 0;
+        int pos = out.length;
+        for (int i = digits.length() - 1; i >= 0; i--) {
+            int product = (digits.charAt(i) - '0') * factor + carry;
+            out[--pos] = (char) ('0' + product % 10);
+            carry = product / 10;
+        }
+        while (carry > 0) {
+            out[--pos] = (char) ('0' + carry % 10);
+            carry /= 10;
+        }
+        return new String(out, pos, out.length - pos);
+    }
+
+    private static int compareDigits(String a, String b) {
+        int byLength = Integer.compare(a.length(), b.length());
+        return byLength != 0 ? byLength : a.compareTo(b);
     }
 
     @Override

@@ -44,6 +44,54 @@ class LabelScoringTest {
         assertThat(scores).containsExactly(10, 4, 0);
     }
 
+    @Test
+    void longValuesScoreAsBigIntegerArithmeticSays() {
+        Random random = new Random(20261123);
+        for (int round = 0; round < 2000; round++) {
+            int length = 18 + random.nextInt(120);
+            String max = randomDigits(random, length, true);
+            String value = random.nextBoolean() ? randomDigits(random, length, false) : max.substring(1);
+            if (new BigInteger(value).compareTo(new BigInteger(max)) > 0) {
+                continue;
+            }
+            long expected = new BigInteger(value)
+                    .multiply(BigInteger.TEN)
+                    .divide(new BigInteger(max))
+                    .longValueExact();
+
+            assertThat(NumericLabel.parse(value).scaledAgainst(NumericLabel.parse(max), LabelScoring.MAX_SCORE))
+                    .as("10 * %s / %s", value, max)
+                    .isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void timesMultipliesDigitStrings() {
+        assertThat(NumericLabel.times("0", 7)).isEqualTo("0");
+        assertThat(NumericLabel.times("123", 0)).isEqualTo("0");
+        assertThat(NumericLabel.times("99999999999999999999", 10)).isEqualTo("999999999999999999990");
+        assertThat(NumericLabel.times("5", 10)).isEqualTo("50");
+        assertThat(NumericLabel.times("123456789123456789123", 7))
+                .isEqualTo(new BigInteger("123456789123456789123").multiply(BigInteger.valueOf(7)).toString());
+    }
+
+    @Test
+    void aHundredThousandDigitValuesScoreWithoutQuadraticArithmetic() {
+        String max = "9".repeat(100_000);
+        String value = "4" + "9".repeat(99_999);
+
+        assertThat(LabelScoring.scores(new String[] {max, value}, 2)).containsExactly(10, 4);
+    }
+
+    private static String randomDigits(Random random, int length, boolean leadingNonZero) {
+        StringBuilder digits = new StringBuilder(length);
+        digits.append((char) ('0' + (leadingNonZero ? 1 + random.nextInt(9) : random.nextInt(10))));
+        for (int i = 1; i < length; i++) {
+            digits.append((char) ('0' + random.nextInt(10)));
+        }
+        return digits.toString();
+    }
+
     @ParameterizedTest(name = "{0} digits")
     @ValueSource(ints = {16, 17, 18})
     void fastAndExactPathsAgreeAroundTheLongLimit(int digits) {
