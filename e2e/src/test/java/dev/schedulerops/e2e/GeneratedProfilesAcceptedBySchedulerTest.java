@@ -69,12 +69,14 @@ class GeneratedProfilesAcceptedBySchedulerTest {
     }
 
     private static void report(int checked, int refusedByOperator, int rejected, long seconds) throws Exception {
-        String section = "\n## rendered configs through the real kube-scheduler (GeneratedProfilesAcceptedBySchedulerTest)\n\n"
-                + "- kube-scheduler: v" + KubernetesBinaries.locate().kubernetesVersion() + " (`e2e/cluster build`)\n"
-                + "- profiles rendered and checked: " + checked + "; refused by the operator first (not run): "
-                + refusedByOperator + "\n"
-                + "- configs the real kube-scheduler refused: " + rejected + " (must be 0)\n"
-                + "- seconds: " + seconds + "\n";
+        String section =
+                "\n## rendered configs through the real kube-scheduler (GeneratedProfilesAcceptedBySchedulerTest)\n\n"
+                        + "- kube-scheduler: v" + KubernetesBinaries.locate().kubernetesVersion()
+                        + " (`e2e/cluster build`)\n"
+                        + "- profiles rendered and checked: " + checked + "; refused by the operator first (not run): "
+                        + refusedByOperator + "\n"
+                        + "- configs the real kube-scheduler refused: " + rejected + " (must be 0)\n"
+                        + "- seconds: " + seconds + "\n";
         System.out.println(section);
         String file = System.getProperty("fuzz.report", "");
         if (!file.isBlank()) {

@@ -72,7 +72,9 @@ class LabelScoringTest {
         assertThat(NumericLabel.times("99999999999999999999", 10)).isEqualTo("999999999999999999990");
         assertThat(NumericLabel.times("5", 10)).isEqualTo("50");
         assertThat(NumericLabel.times("123456789123456789123", 7))
-                .isEqualTo(new BigInteger("123456789123456789123").multiply(BigInteger.valueOf(7)).toString());
+                .isEqualTo(new BigInteger("123456789123456789123")
+                        .multiply(BigInteger.valueOf(7))
+                        .toString());
     }
 
     @Test
