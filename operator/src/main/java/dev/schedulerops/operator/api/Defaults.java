@@ -38,6 +38,8 @@ public final class Defaults {
     public static final int MAX_PERCENTAGE_OF_NODES_TO_SCORE = 100;
     public static final int MIN_LOG_VERBOSITY = 0;
     public static final int MAX_LOG_VERBOSITY = 10;
+    /** Most entries of a component's nodeSelector, tolerations, podLabels and podAnnotations. */
+    public static final int MAX_PLACEMENT_ENTRIES = 32;
 
     /** A scheduler name: a lowercase DNS subdomain (the length limit of 253 is checked apart). */
     /** The cluster's main scheduler: no profile may take its name; the operator's own pods use it. */

@@ -13,7 +13,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class ExtenderSpec {
+public class ExtenderSpec extends PodPlacementSpec {
     @JsonPropertyDescription("Number of extender pods. Defaults to 2; a PodDisruptionBudget is created above 1.")
     @Min(Defaults.MIN_EXTENDER_REPLICAS)
     @Max(Defaults.MAX_EXTENDER_REPLICAS)

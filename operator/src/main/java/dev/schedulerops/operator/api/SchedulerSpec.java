@@ -17,7 +17,7 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
         message = "scheduler.replicas above 1 needs leaderElection.leaderElect: true, or the replicas would bind"
                 + " pods concurrently",
         fieldPath = ".replicas")
-public class SchedulerSpec {
+public class SchedulerSpec extends PodPlacementSpec {
     @JsonPropertyDescription("Number of kube-scheduler pods; above 1 they elect a leader. Defaults to 1.")
     @Min(Defaults.MIN_SCHEDULER_REPLICAS)
     @Max(Defaults.MAX_SCHEDULER_REPLICAS)

@@ -43,7 +43,8 @@ public record ResolvedProfile(
             String httpTimeout,
             List<ManagedResource> managedResources,
             TlsMode tls,
-            Optional<List<NetworkPolicyPeer>> metricsFrom) {}
+            Optional<List<NetworkPolicyPeer>> metricsFrom,
+            Placement placement) {}
 
     public record Scheduler(
             int replicas,
@@ -54,7 +55,8 @@ public record ResolvedProfile(
             boolean leaderElect,
             String leaseDuration,
             String renewDeadline,
-            String retryPeriod) {
+            String retryPeriod,
+            Placement placement) {
 
         /** The scheduler part of a spec (null for none) with every default applied. */
         public static Scheduler of(SchedulerSpec spec) {
@@ -70,7 +72,8 @@ public record ResolvedProfile(
                     or(le.getLeaderElect(), Defaults.LEADER_ELECT),
                     or(le.getLeaseDuration(), Defaults.LEASE_DURATION),
                     or(le.getRenewDeadline(), Defaults.RENEW_DEADLINE),
-                    or(le.getRetryPeriod(), Defaults.RETRY_PERIOD));
+                    or(le.getRetryPeriod(), Defaults.RETRY_PERIOD),
+                    Placement.of(spec));
         }
     }
 
@@ -97,7 +100,8 @@ public record ResolvedProfile(
                         ext.getTls() == null || ext.getTls().getMode() == null
                                 ? Defaults.TLS_MODE
                                 : ext.getTls().getMode(),
-                        Optional.ofNullable(ext.getMetricsFrom()).map(List::copyOf)),
+                        Optional.ofNullable(ext.getMetricsFrom()).map(List::copyOf),
+                        Placement.of(spec.getExtender())),
                 Scheduler.of(spec.getScheduler()));
     }
 

@@ -62,7 +62,7 @@ final class ExtenderRenderer {
         Map<String, String> podAnnotations = tlsOn && tls.extenderMaterialHash() != null
                 ? Map.of(Labels.TLS_HASH, tls.extenderMaterialHash())
                 : null;
-        return new DeploymentBuilder()
+        Deployment d = new DeploymentBuilder()
                 .withMetadata(ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER))
                 .withNewSpec()
                 .withReplicas(p.extender().replicas())
@@ -119,6 +119,12 @@ final class ExtenderRenderer {
                 .addAllToVolumes(tlsOn ? List.of(tlsVolume(p)) : List.of())
                 .endSpec()
                 .endTemplate()
+                .endSpec()
+                .build();
+        return new DeploymentBuilder(d)
+                .editSpec()
+                .withTemplate(PodPlacement.apply(
+                        d.getSpec().getTemplate(), p.extender().placement(), selector))
                 .endSpec()
                 .build();
     }

@@ -51,7 +51,7 @@ final class SchedulerRenderer {
             annotations.put(Labels.TLS_HASH, tls.schedulerMaterialHash());
         }
         Map<String, String> selector = Labels.selector(p.names().profile(), Labels.COMPONENT_SCHEDULER);
-        return new DeploymentBuilder()
+        Deployment d = new DeploymentBuilder()
                 .withMetadata(ObjectMetas.of(p, p.names().scheduler(), Labels.COMPONENT_SCHEDULER))
                 .withNewSpec()
                 .withReplicas(s.replicas())
@@ -106,6 +106,11 @@ final class SchedulerRenderer {
                 .addAllToVolumes(tlsOn ? List.of(tlsVolume(p)) : List.of())
                 .endSpec()
                 .endTemplate()
+                .endSpec()
+                .build();
+        return new DeploymentBuilder(d)
+                .editSpec()
+                .withTemplate(PodPlacement.apply(d.getSpec().getTemplate(), s.placement(), selector))
                 .endSpec()
                 .build();
     }

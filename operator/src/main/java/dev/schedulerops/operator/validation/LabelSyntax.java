@@ -74,7 +74,7 @@ final class LabelSyntax {
         return errors;
     }
 
-    private static List<String> dns1123SubdomainErrors(String value) {
+    static List<String> dns1123SubdomainErrors(String value) {
         List<String> errors = new ArrayList<>();
         if (value.length() > DNS1123_SUBDOMAIN_MAX_LENGTH) {
             errors.add("must be no more than " + DNS1123_SUBDOMAIN_MAX_LENGTH + " characters");

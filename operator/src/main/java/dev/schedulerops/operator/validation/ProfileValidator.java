@@ -184,6 +184,7 @@ public final class ProfileValidator {
         if (ext == null) {
             return;
         }
+        PlacementRules.validate("spec.extender", ext, errors);
         range(
                 errors,
                 "spec.extender.replicas",
@@ -212,6 +213,7 @@ public final class ProfileValidator {
         if (sch == null) {
             return;
         }
+        PlacementRules.validate("spec.scheduler", sch, errors);
         range(
                 errors,
                 "spec.scheduler.replicas",

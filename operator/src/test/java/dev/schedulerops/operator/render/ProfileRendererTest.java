@@ -122,6 +122,74 @@ class ProfileRendererTest {
                 .isNotEqualTo(annotations(before.schedulerDeployment()).get(Labels.EXTENDER_RULE_HASH));
     }
 
+    @Test
+    void anExtenderPlacementChangeLeavesTheSchedulerStageAlone() {
+        DesiredState before = render("labelKey: k");
+        DesiredState after = render(
+                """
+                labelKey: k
+                extender:
+                  nodeSelector: {pool: infra}
+                  tolerations: [{key: infra, operator: Exists}]
+                  priorityClassName: high
+                  podAnnotations: {sidecar.istio.io/inject: "false"}
+                """);
+        assertThat(after.schedulerStage()).isEqualTo(before.schedulerStage());
+        PodSpec pod = after.extenderDeployment().getSpec().getTemplate().getSpec();
+        assertThat(pod.getNodeSelector()).containsExactly(Map.entry("pool", "infra"));
+        assertThat(pod.getTolerations()).singleElement().satisfies(t -> assertThat(t.getKey())
+                .isEqualTo("infra"));
+        assertThat(pod.getPriorityClassName()).isEqualTo("high");
+        assertThat(annotations(after.extenderDeployment())).containsEntry("sidecar.istio.io/inject", "false");
+    }
+
+    @Test
+    void aSchedulerPlacementChangeLeavesTheExtenderStageAlone() {
+        DesiredState before = render("labelKey: k");
+        DesiredState after = render(
+                """
+                labelKey: k
+                scheduler:
+                  priorityClassName: system-cluster-critical
+                  imagePullSecrets: [{name: regcred}]
+                  podLabels: {team: platform}
+                """);
+        assertThat(after.extenderStage()).isEqualTo(before.extenderStage());
+        assertThat(after.configHash()).isEqualTo(before.configHash());
+        var template = after.schedulerDeployment().getSpec().getTemplate();
+        assertThat(template.getSpec().getPriorityClassName()).isEqualTo("system-cluster-critical");
+        assertThat(template.getSpec().getImagePullSecrets()).singleElement().satisfies(s -> assertThat(s.getName())
+                .isEqualTo("regcred"));
+        assertThat(template.getMetadata().getLabels())
+                .containsEntry("team", "platform")
+                .containsAllEntriesOf(Labels.component("p", "team-a", Labels.COMPONENT_SCHEDULER));
+        // The selector is untouched (selectors are immutable; a new pod label must not change it).
+        assertThat(after.schedulerDeployment().getSpec().getSelector())
+                .isEqualTo(before.schedulerDeployment().getSpec().getSelector());
+    }
+
+    @Test
+    void userSpreadReplacesTheDefaultAndCountsTheComponentsPodsWhenItNamesNone() {
+        DesiredState state = render(
+                """
+                labelKey: k
+                extender:
+                  topologySpreadConstraints:
+                  - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule}
+                  - maxSkew: 2
+                    topologyKey: topology.kubernetes.io/zone
+                    whenUnsatisfiable: ScheduleAnyway
+                    labelSelector: {matchLabels: {app: other}}
+                """);
+        var spread =
+                state.extenderDeployment().getSpec().getTemplate().getSpec().getTopologySpreadConstraints();
+        assertThat(spread).hasSize(2);
+        assertThat(spread.get(0).getWhenUnsatisfiable()).isEqualTo("DoNotSchedule");
+        assertThat(spread.get(0).getLabelSelector().getMatchLabels())
+                .isEqualTo(state.extenderDeployment().getSpec().getSelector().getMatchLabels());
+        assertThat(spread.get(1).getLabelSelector().getMatchLabels()).containsExactly(Map.entry("app", "other"));
+    }
+
     private static Map<String, String> annotations(Deployment deployment) {
         return deployment.getSpec().getTemplate().getMetadata().getAnnotations();
     }
