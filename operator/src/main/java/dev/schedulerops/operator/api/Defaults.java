@@ -38,6 +38,14 @@ public final class Defaults {
     public static final int MAX_PERCENTAGE_OF_NODES_TO_SCORE = 100;
     public static final int MIN_LOG_VERBOSITY = 0;
     public static final int MAX_LOG_VERBOSITY = 10;
+    /** kube-scheduler's own defaults of the queue's backoff (KubeSchedulerConfiguration v1). */
+    public static final int POD_INITIAL_BACKOFF_SECONDS = 1;
+
+    public static final int POD_MAX_BACKOFF_SECONDS = 10;
+    /** Upper bounds the schema sets so that CEL can compare the fields (and nobody waits a day for a retry). */
+    public static final int MAX_BACKOFF_SECONDS = 3600;
+
+    public static final int MAX_PARALLELISM = 1024;
     /** Most entries of a component's nodeSelector, tolerations, podLabels and podAnnotations. */
     public static final int MAX_PLACEMENT_ENTRIES = 32;
 

@@ -176,10 +176,19 @@ public final class ProfileYaml {
         return ", found " + what.replace(" value", "").toLowerCase(java.util.Locale.ROOT);
     }
 
+    /** Longer path segments (map keys are the user's) are cut: a message must stay readable (found by ProfileFuzzTest). */
+    private static final int MAX_SEGMENT = 63;
+
     private static String path(com.fasterxml.jackson.databind.JsonMappingException e) {
         return e.getPath().stream()
-                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                .map(ref -> ref.getFieldName() != null ? cut(ref.getFieldName()) : "[" + ref.getIndex() + "]")
                 .collect(Collectors.joining("."))
                 .replace(".[", "[");
+    }
+
+    private static String cut(String segment) {
+        return segment.length() <= MAX_SEGMENT
+                ? segment
+                : segment.substring(0, MAX_SEGMENT) + "... (" + segment.length() + " characters)";
     }
 }

@@ -17,6 +17,14 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
         message = "scheduler.replicas above 1 needs leaderElection.leaderElect: true, or the replicas would bind"
                 + " pods concurrently",
         fieldPath = ".replicas")
+@ValidationRule(
+        value = "(has(self.podMaxBackoffSeconds) ? self.podMaxBackoffSeconds : " + Defaults.POD_MAX_BACKOFF_SECONDS
+                + ") >= (has(self.podInitialBackoffSeconds) ? self.podInitialBackoffSeconds : "
+                + Defaults.POD_INITIAL_BACKOFF_SECONDS + ")",
+        message = "podMaxBackoffSeconds (default " + Defaults.POD_MAX_BACKOFF_SECONDS + ") must be at least"
+                + " podInitialBackoffSeconds (default " + Defaults.POD_INITIAL_BACKOFF_SECONDS
+                + "); kube-scheduler refuses to start otherwise",
+        fieldPath = ".podMaxBackoffSeconds")
 public class SchedulerSpec extends PodPlacementSpec {
     @JsonPropertyDescription("Number of kube-scheduler pods; above 1 they elect a leader. Defaults to 1.")
     @Min(Defaults.MIN_SCHEDULER_REPLICAS)
@@ -46,6 +54,24 @@ public class SchedulerSpec extends PodPlacementSpec {
     @Max(Defaults.MAX_LOG_VERBOSITY)
     @Default("" + Defaults.LOG_VERBOSITY)
     private Integer logVerbosity;
+
+    @JsonPropertyDescription("KubeSchedulerConfiguration parallelism: how many nodes kube-scheduler filters and scores"
+            + " at once. Unset uses kube-scheduler's default (16).")
+    @Min(1)
+    @Max(Defaults.MAX_PARALLELISM)
+    private Integer parallelism;
+
+    @JsonPropertyDescription("KubeSchedulerConfiguration podInitialBackoffSeconds: the first wait before an"
+            + " unschedulable pod is tried again. Unset uses kube-scheduler's default (1).")
+    @Min(1)
+    @Max(Defaults.MAX_BACKOFF_SECONDS)
+    private Integer podInitialBackoffSeconds;
+
+    @JsonPropertyDescription("KubeSchedulerConfiguration podMaxBackoffSeconds: the longest wait between tries of an"
+            + " unschedulable pod; at least podInitialBackoffSeconds. Unset uses kube-scheduler's default (10).")
+    @Min(1)
+    @Max(Defaults.MAX_BACKOFF_SECONDS)
+    private Integer podMaxBackoffSeconds;
 
     @JsonPropertyDescription("Leader election of the scheduler replicas, on a lease of their own.")
     private LeaderElectionSpec leaderElection;
@@ -88,6 +114,30 @@ public class SchedulerSpec extends PodPlacementSpec {
 
     public void setLogVerbosity(Integer logVerbosity) {
         this.logVerbosity = logVerbosity;
+    }
+
+    public Integer getParallelism() {
+        return parallelism;
+    }
+
+    public void setParallelism(Integer parallelism) {
+        this.parallelism = parallelism;
+    }
+
+    public Integer getPodInitialBackoffSeconds() {
+        return podInitialBackoffSeconds;
+    }
+
+    public void setPodInitialBackoffSeconds(Integer podInitialBackoffSeconds) {
+        this.podInitialBackoffSeconds = podInitialBackoffSeconds;
+    }
+
+    public Integer getPodMaxBackoffSeconds() {
+        return podMaxBackoffSeconds;
+    }
+
+    public void setPodMaxBackoffSeconds(Integer podMaxBackoffSeconds) {
+        this.podMaxBackoffSeconds = podMaxBackoffSeconds;
     }
 
     public LeaderElectionSpec getLeaderElection() {

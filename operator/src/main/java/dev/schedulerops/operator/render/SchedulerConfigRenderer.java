@@ -54,6 +54,9 @@ public final class SchedulerConfigRenderer {
                 SchedulerConfigApi.KIND,
                 leaderElection,
                 positiveOrNull(s.percentageOfNodesToScore()),
+                s.parallelism(),
+                s.podInitialBackoffSeconds(),
+                s.podMaxBackoffSeconds(),
                 List.of(profile),
                 List.of(extender(p)));
     }
@@ -107,12 +110,25 @@ public final class SchedulerConfigRenderer {
         return value == null || value == 0 ? null : value;
     }
 
-    @JsonPropertyOrder({"apiVersion", "kind", "leaderElection", "percentageOfNodesToScore", "profiles", "extenders"})
+    @JsonPropertyOrder({
+        "apiVersion",
+        "kind",
+        "leaderElection",
+        "percentageOfNodesToScore",
+        "parallelism",
+        "podInitialBackoffSeconds",
+        "podMaxBackoffSeconds",
+        "profiles",
+        "extenders"
+    })
     record KubeSchedulerConfiguration(
             String apiVersion,
             String kind,
             LeaderElection leaderElection,
             Integer percentageOfNodesToScore,
+            Integer parallelism,
+            Integer podInitialBackoffSeconds,
+            Integer podMaxBackoffSeconds,
             List<Profile> profiles,
             List<Extender> extenders) {}
 

@@ -39,7 +39,7 @@ final class PlacementRules {
         if (spec.getPodLabels() != null) {
             spec.getPodLabels().keySet().stream()
                     .filter(k -> RESERVED_LABELS.contains(k) || k.startsWith(RESERVED_PREFIX))
-                    .forEach(k -> errors.add(path + ".podLabels: Forbidden: " + GoValues.quote(k)
+                    .forEach(k -> errors.add(path + ".podLabels: Forbidden: " + GoValues.shown(k)
                             + " is set by the operator (it selects the component's pods); choose another key"));
         }
         annotations(path + ".podAnnotations", spec.getPodAnnotations(), errors);
@@ -75,7 +75,8 @@ final class PlacementRules {
                 errors.add(path + ": Invalid value: " + GoValues.shown(key) + ": " + message);
             }
             for (String message : LabelSyntax.labelValueErrors(value == null ? "" : value)) {
-                errors.add(path + "." + key + ": Invalid value: " + GoValues.shown(value) + ": " + message);
+                errors.add(path + "[" + GoValues.shown(key) + "]: Invalid value: " + GoValues.shown(value) + ": "
+                        + message);
             }
         });
     }
@@ -90,7 +91,7 @@ final class PlacementRules {
                 errors.add(path + ": Invalid value: " + GoValues.shown(e.getKey()) + ": " + message);
             }
             if (e.getKey().startsWith(RESERVED_PREFIX)) {
-                errors.add(path + ": Forbidden: " + GoValues.quote(e.getKey()) + ": keys under " + RESERVED_PREFIX
+                errors.add(path + ": Forbidden: " + GoValues.shown(e.getKey()) + ": keys under " + RESERVED_PREFIX
                         + " are the operator's own (its config and certificate hashes)");
             }
             bytes += e.getKey().getBytes(StandardCharsets.UTF_8).length;
@@ -121,11 +122,11 @@ final class PlacementRules {
             }
             boolean exists = "Exists".equals(t.getOperator());
             if (t.getOperator() != null && !OPERATORS.contains(t.getOperator())) {
-                errors.add(at + ".operator: Unsupported value: " + GoValues.quote(t.getOperator())
+                errors.add(at + ".operator: Unsupported value: " + GoValues.shown(t.getOperator())
                         + ": supported values: \"Equal\", \"Exists\"");
             }
             if (t.getEffect() != null && !EFFECTS.contains(t.getEffect())) {
-                errors.add(at + ".effect: Unsupported value: " + GoValues.quote(t.getEffect())
+                errors.add(at + ".effect: Unsupported value: " + GoValues.shown(t.getEffect())
                         + ": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\" or empty");
             }
             if ((t.getKey() == null || t.getKey().isEmpty()) && !exists) {

@@ -73,12 +73,12 @@ public final class PluginArgsValidator {
                 if (args != null && !args.isEmpty()) {
                     findings.warning(
                             path + ".args",
-                            "plugin " + GoValues.quote(name) + " takes no args; kube-scheduler ignores them");
+                            "plugin " + GoValues.shown(name) + " takes no args; kube-scheduler ignores them");
                 }
             } else if (!customSchedulerImage) {
                 findings.warning(
                         path + ".name",
-                        "plugin " + GoValues.quote(name) + " is not a known in-tree plugin of Kubernetes "
+                        "plugin " + GoValues.shown(name) + " is not a known in-tree plugin of Kubernetes "
                                 + catalog.version() + "; kube-scheduler ignores its args");
             }
         }
@@ -94,7 +94,7 @@ public final class PluginArgsValidator {
         if (!pluginEnabled) {
             findings.warning(
                     argsPath,
-                    "plugin " + GoValues.quote(plugin)
+                    "plugin " + GoValues.shown(plugin)
                             + " is not enabled in this profile; its args are validated but have no effect");
         }
         if (args == null) {

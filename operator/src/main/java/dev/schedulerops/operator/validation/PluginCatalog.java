@@ -236,7 +236,7 @@ public final class PluginCatalog {
     /** The error for a plugin removed in or before this version, naming its replacement; empty if not removed. */
     Optional<String> removedMessage(String plugin) {
         return removedIn(plugin).map(version -> {
-            String message = "plugin " + GoValues.quote(plugin) + " was removed in Kubernetes " + version;
+            String message = "plugin " + GoValues.shown(plugin) + " was removed in Kubernetes " + version;
             return replacementFor(plugin)
                     .map(replacement -> message + "; use " + replacement + " instead")
                     .orElse(message);

@@ -74,7 +74,7 @@ final class PluginSetRules {
             if (first != null && point != ExtensionPoint.MULTI_POINT) {
                 findings.error(
                         path + ".name",
-                        "Duplicate value: " + GoValues.quote(name) + ": plugin already enabled at " + point.fieldName()
+                        "Duplicate value: " + GoValues.shown(name) + ": plugin already enabled at " + point.fieldName()
                                 + ".enabled[" + first + "]");
             }
             checkWeight(point, ref, path + ".weight", findings);
@@ -98,14 +98,14 @@ final class PluginSetRules {
             }
             findings.error(
                     path,
-                    "plugin " + GoValues.quote(name) + " is not a known in-tree plugin of Kubernetes "
+                    "plugin " + GoValues.shown(name) + " is not a known in-tree plugin of Kubernetes "
                             + catalog.version() + " (out-of-tree plugins need a custom scheduler image)");
             return false;
         }
         if (!catalog.accepts(name, point)) {
             findings.error(
                     path,
-                    "plugin " + GoValues.quote(name) + " does not implement the " + point.fieldName()
+                    "plugin " + GoValues.shown(name) + " does not implement the " + point.fieldName()
                             + " extension point; it implements: "
                             + String.join(", ", catalog.extensionPoints(name)));
             return false;
@@ -140,13 +140,13 @@ final class PluginSetRules {
                 if (!customSchedulerImage) {
                     findings.warning(
                             path,
-                            "plugin " + GoValues.quote(name) + " is not a plugin of Kubernetes " + catalog.version()
+                            "plugin " + GoValues.shown(name) + " is not a plugin of Kubernetes " + catalog.version()
                                     + "; disabling it has no effect");
                 }
             } else if (!catalog.accepts(name, point)) {
                 findings.warning(
                         path,
-                        "plugin " + GoValues.quote(name) + " does not implement " + point.fieldName()
+                        "plugin " + GoValues.shown(name) + " does not implement " + point.fieldName()
                                 + "; disabling it there has no effect");
             }
         }
@@ -185,7 +185,7 @@ final class PluginSetRules {
             if (!clashes.isEmpty()) {
                 findings.error(
                         pluginsPath + ".multiPoint.enabled[" + i + "].name",
-                        "Duplicate value: " + GoValues.quote(name) + ": plugin already enabled at multiPoint.enabled["
+                        "Duplicate value: " + GoValues.shown(name) + ": plugin already enabled at multiPoint.enabled["
                                 + first + "] (kube-scheduler fails with \"already registered\" at "
                                 + String.join(", ", clashes) + ")");
             }

@@ -232,6 +232,31 @@ public final class ProfileValidator {
                 sch.getLogVerbosity(),
                 Defaults.MIN_LOG_VERBOSITY,
                 Defaults.MAX_LOG_VERBOSITY);
+        range(errors, "spec.scheduler.parallelism", sch.getParallelism(), 1, Defaults.MAX_PARALLELISM);
+        range(
+                errors,
+                "spec.scheduler.podInitialBackoffSeconds",
+                sch.getPodInitialBackoffSeconds(),
+                1,
+                Defaults.MAX_BACKOFF_SECONDS);
+        range(
+                errors,
+                "spec.scheduler.podMaxBackoffSeconds",
+                sch.getPodMaxBackoffSeconds(),
+                1,
+                Defaults.MAX_BACKOFF_SECONDS);
+        int initialBackoff = sch.getPodInitialBackoffSeconds() == null
+                ? Defaults.POD_INITIAL_BACKOFF_SECONDS
+                : sch.getPodInitialBackoffSeconds();
+        int maxBackoff = sch.getPodMaxBackoffSeconds() == null
+                ? Defaults.POD_MAX_BACKOFF_SECONDS
+                : sch.getPodMaxBackoffSeconds();
+        if (maxBackoff < initialBackoff) {
+            errors.add("spec.scheduler.podMaxBackoffSeconds: Invalid value: " + maxBackoff + ": must be at least"
+                    + " podInitialBackoffSeconds (" + initialBackoff + "; defaults: initial "
+                    + Defaults.POD_INITIAL_BACKOFF_SECONDS + ", max " + Defaults.POD_MAX_BACKOFF_SECONDS
+                    + "); kube-scheduler refuses to start otherwise");
+        }
         var resolved = ResolvedProfile.Scheduler.of(sch);
         boolean leaderElect = resolved.leaderElect();
         if (sch.getReplicas() != null && sch.getReplicas() > 1 && !leaderElect) {

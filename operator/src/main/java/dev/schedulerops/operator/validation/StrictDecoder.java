@@ -65,7 +65,7 @@ final class StrictDecoder {
             if (fieldShape == null) {
                 findings.error(
                         fieldPath,
-                        "unknown field " + GoValues.quote(String.valueOf(key)) + " in " + object.goType()
+                        "unknown field " + GoValues.shown(String.valueOf(key)) + " in " + object.goType()
                                 + " (kube-scheduler decodes its config strictly)");
             } else {
                 check(item, fieldShape, fieldPath);

@@ -244,8 +244,9 @@ public final class GeneratedProfiles {
                 .map(o -> (Object) o);
         Arbitrary<Object> duration =
                 Arbitraries.oneOf(Arbitraries.of(DURATIONS), Arbitraries.of(BAD_DURATIONS), number);
-        Arbitrary<Object> extender = Combinators.combine(number, duration, anyValue, Arbitraries.of(true, false))
-                .as((replicas, timeout, any, unknown) -> {
+        Arbitrary<Object> extender = Combinators.combine(
+                        number, duration, anyValue, Arbitraries.of(true, false), placement(anyValue))
+                .as((replicas, timeout, any, unknown, placement) -> {
                     Map<String, Object> m = map(
                             "replicas",
                             replicas,
@@ -258,22 +259,28 @@ public final class GeneratedProfiles {
                     if (unknown) {
                         m.put("replica", 1);
                     }
+                    m.putAll(placement);
                     return (Object) m;
                 });
         Arbitrary<Object> scheduler = Combinators.combine(
                         number,
                         number,
                         duration,
-                        Arbitraries.of("registry.k8s.io/kube-scheduler:v1.33.0", "", "UPPER/x", "a".repeat(3000)))
-                .as((pct, v, lease, image) -> (Object) map(
-                        "percentageOfNodesToScore",
-                        pct,
-                        "logVerbosity",
-                        v,
-                        "image",
-                        image,
-                        "leaderElection",
-                        map("leaseDuration", lease, "renewDeadline", lease, "retryPeriod", "2s")));
+                        Arbitraries.of("registry.k8s.io/kube-scheduler:v1.33.0", "", "UPPER/x", "a".repeat(3000)),
+                        placement(anyValue))
+                .as((pct, v, lease, image, placement) -> {
+                    Map<String, Object> m = map(
+                            "percentageOfNodesToScore",
+                            pct,
+                            "logVerbosity",
+                            v,
+                            "image",
+                            image,
+                            "leaderElection",
+                            map("leaseDuration", lease, "renewDeadline", lease, "retryPeriod", "2s"));
+                    m.putAll(placement);
+                    return (Object) m;
+                });
         Arbitrary<Object> name = Arbitraries.oneOf(
                 Arbitraries.of("p", "default-scheduler", "UPPER", "", "a".repeat(300), "a.b", "-x"),
                 Arbitraries.strings().ofMaxLength(20));
@@ -302,6 +309,72 @@ public final class GeneratedProfiles {
                     Object metaName = basics.get(3) instanceof String s && !s.isEmpty() ? s : "p";
                     return yaml(profile(metaName, "fuzz", spec));
                 });
+    }
+
+    /**
+     * Placement fields of extender or scheduler, each present or not: maps with valid, invalid and reserved keys and
+     * values of any type; tolerations and spread constraints with valid and invalid fields, missing ones and nulls.
+     */
+    static Arbitrary<Map<String, Object>> placement(Arbitrary<Object> anyValue) {
+        Arbitrary<String> keys = Arbitraries.oneOf(
+                Arbitraries.of(VALID_LABEL_KEYS),
+                Arbitraries.of(INVALID_LABEL_KEYS),
+                Arbitraries.of("app.kubernetes.io/instance", "schedulerops.dev/config-hash", "team"));
+        // Rarely one value past the API server's 256 KiB total of annotations.
+        Arbitrary<Object> values = Arbitraries.frequencyOf(
+                Tuple.of(
+                        20,
+                        Arbitraries.of("", "x", "not a value", "a".repeat(64)).map(v -> (Object) v)),
+                Tuple.of(10, anyValue),
+                Tuple.of(1, Arbitraries.just("a".repeat(300_000))));
+        Arbitrary<Object> stringMap =
+                Arbitraries.maps(keys, values).ofMaxSize(4).map(m -> (Object) m);
+        Arbitrary<Object> toleration = Combinators.combine(
+                        Arbitraries.of("", "dedicated", "bad key!").injectNull(0.3),
+                        Arbitraries.of("Exists", "Equal", "In").injectNull(0.3),
+                        Arbitraries.of("", "infra").injectNull(0.5),
+                        Arbitraries.of("NoSchedule", "NoExecute", "Nope", "").injectNull(0.3),
+                        Arbitraries.of((Object) 30, -1, "x").injectNull(0.7))
+                .as((key, op, value, effect, seconds) -> (Object) withoutNulls(map(
+                        "key", key, "operator", op, "value", value, "effect", effect, "tolerationSeconds", seconds)));
+        Arbitrary<Object> spread = Combinators.combine(
+                        Arbitraries.of((Object) 1, 0, -3, "one").injectNull(0.2),
+                        Arbitraries.of("kubernetes.io/hostname", "", "bad key!").injectNull(0.2),
+                        Arbitraries.of("DoNotSchedule", "ScheduleAnyway", "Never")
+                                .injectNull(0.2))
+                .as((skew, key, when) ->
+                        (Object) withoutNulls(map("maxSkew", skew, "topologyKey", key, "whenUnsatisfiable", when)));
+        Arbitrary<Object> pullSecrets = Arbitraries.of((Object) List.of(map("name", "regcred")), List.of(map()), "x");
+        return Combinators.combine(
+                        stringMap.injectNull(0.6),
+                        Arbitraries.oneOf(toleration.list().ofMaxSize(3).map(l -> (Object) l), anyValue)
+                                .injectNull(0.6),
+                        spread.list().ofMaxSize(2).map(l -> (Object) l).injectNull(0.7),
+                        Arbitraries.of("system-cluster-critical", "Bad_Class", "")
+                                .injectNull(0.7),
+                        stringMap.injectNull(0.6),
+                        stringMap.injectNull(0.6),
+                        pullSecrets.injectNull(0.7),
+                        Arbitraries.of(
+                                        (Object) map("nodeAffinity", map()),
+                                        map("podAntiAffinity", "x"),
+                                        map("unknown", 1))
+                                .injectNull(0.8))
+                .as((nodeSelector, tolerations, spreads, priority, labels, annotations, secrets, affinity) ->
+                        withoutNulls(map(
+                                "nodeSelector", nodeSelector,
+                                "tolerations", tolerations,
+                                "topologySpreadConstraints", spreads,
+                                "priorityClassName", priority,
+                                "podLabels", labels,
+                                "podAnnotations", annotations,
+                                "imagePullSecrets", secrets,
+                                "affinity", affinity)));
+    }
+
+    private static Map<String, Object> withoutNulls(Map<String, Object> m) {
+        m.values().removeIf(java.util.Objects::isNull);
+        return m;
     }
 
     private static final String[] KEYS_TO_DROP = {"none", "labelKey", "verbs", "weight", "schedulerName"};

@@ -123,6 +123,22 @@ class ProfileRendererTest {
     }
 
     @Test
+    void queueKnobsGoToTheConfigOnlyWhenSet() throws Exception {
+        JsonNode unset = config(render("labelKey: k"));
+        assertThat(unset.has("parallelism")).isFalse();
+        assertThat(unset.has("podInitialBackoffSeconds")).isFalse();
+        assertThat(unset.has("podMaxBackoffSeconds")).isFalse();
+
+        DesiredState state = render(
+                "labelKey: k\nscheduler: {parallelism: 4, podInitialBackoffSeconds: 3, podMaxBackoffSeconds: 60}");
+        JsonNode set = config(state);
+        assertThat(set.path("parallelism").asInt()).isEqualTo(4);
+        assertThat(set.path("podInitialBackoffSeconds").asInt()).isEqualTo(3);
+        assertThat(set.path("podMaxBackoffSeconds").asInt()).isEqualTo(60);
+        assertThat(state.configHash()).isNotEqualTo(render("labelKey: k").configHash());
+    }
+
+    @Test
     void anExtenderPlacementChangeLeavesTheSchedulerStageAlone() {
         DesiredState before = render("labelKey: k");
         DesiredState after = render(

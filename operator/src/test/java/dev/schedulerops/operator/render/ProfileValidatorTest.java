@@ -253,4 +253,24 @@ class ProfileValidatorTest {
                 + "      type: Most";
         assertThat(errors(spec)).singleElement().asString().contains("Unsupported value: \"Most\"");
     }
+
+    @Test
+    void backoffMaximumMustNotBeBelowTheInitialBackoffCountingDefaults() {
+        assertThat(errors("labelKey: k\nscheduler: {podInitialBackoffSeconds: 20}"))
+                .containsExactly("spec.scheduler.podMaxBackoffSeconds: Invalid value: 10: must be at least"
+                        + " podInitialBackoffSeconds (20; defaults: initial 1, max 10); kube-scheduler refuses to start"
+                        + " otherwise");
+        assertThat(errors("labelKey: k\nscheduler: {podInitialBackoffSeconds: 20, podMaxBackoffSeconds: 20}"))
+                .isEmpty();
+        assertThat(errors("labelKey: k\nscheduler: {podMaxBackoffSeconds: 1}")).isEmpty();
+    }
+
+    @Test
+    void queueKnobsAreBounded() {
+        assertThat(errors("labelKey: k\nscheduler: {parallelism: 0}"))
+                .containsExactly("spec.scheduler.parallelism: Invalid value: 0: must be between 1 and 1024");
+        assertThat(errors("labelKey: k\nscheduler: {podInitialBackoffSeconds: 0}"))
+                .containsExactly(
+                        "spec.scheduler.podInitialBackoffSeconds: Invalid value: 0: must be between 1 and 3600");
+    }
 }

@@ -71,7 +71,7 @@ class PlacementRulesTest {
                         "spec.extender.nodeSelector: Invalid value: \"bad key!\""),
                 Arguments.of(
                         "extender: {nodeSelector: {ok: \"not a label value\"}}",
-                        "spec.extender.nodeSelector.ok: Invalid value: \"not a label value\""),
+                        "spec.extender.nodeSelector[\"ok\"]: Invalid value: \"not a label value\""),
                 Arguments.of(
                         "scheduler: {podLabels: {app.kubernetes.io/instance: other}}",
                         "spec.scheduler.podLabels: Forbidden: \"app.kubernetes.io/instance\" is set by the operator"),
