@@ -11,13 +11,34 @@ import java.util.Properties;
  * @param kubernetesVersion the API server's version without the leading "v", e.g. "1.33.13"
  * @param extenderImage the bundled extender image used when a profile does not pin one
  * @param schedulerImageRepository where kube-scheduler images come from; the tag is "v" + kubernetesVersion
+ * @param nodes how many Nodes the cluster has (0: not known, e.g. for `render`); their cordon state does not count, so
+ *     a drain never changes it
  */
-public record ClusterFacts(String kubernetesVersion, String extenderImage, String schedulerImageRepository) {
+public record ClusterFacts(String kubernetesVersion, String extenderImage, String schedulerImageRepository, int nodes) {
 
     public static final String DEFAULT_SCHEDULER_IMAGE_REPOSITORY = "registry.k8s.io/kube-scheduler";
 
     public ClusterFacts {
         kubernetesVersion = stripV(kubernetesVersion);
+    }
+
+    /** Facts without the node count (rendering then never requires pods on distinct nodes). */
+    public ClusterFacts(String kubernetesVersion, String extenderImage, String schedulerImageRepository) {
+        this(kubernetesVersion, extenderImage, schedulerImageRepository, 0);
+    }
+
+    public ClusterFacts withNodes(int count) {
+        return new ClusterFacts(kubernetesVersion, extenderImage, schedulerImageRepository, count);
+    }
+
+    /**
+     * Whether {@code replicas} pods of one component must each run on a node of their own (a DoNotSchedule spread over
+     * nodes): only when the cluster has at least one node more than the replicas, so that the pod a drain evicts
+     * always has a node of its own to go to. With fewer nodes the spread stays ScheduleAnyway, or a drain would leave
+     * the evicted pod Pending.
+     */
+    public boolean spreadsAcrossNodes(int replicas) {
+        return replicas > 1 && nodes >= replicas + 1;
     }
 
     /** Facts for a cluster of the given version, with this build's extender image. */
@@ -27,7 +48,7 @@ public record ClusterFacts(String kubernetesVersion, String extenderImage, Strin
     }
 
     public ClusterFacts withExtenderImage(String image) {
-        return new ClusterFacts(kubernetesVersion, image, schedulerImageRepository);
+        return new ClusterFacts(kubernetesVersion, image, schedulerImageRepository, nodes);
     }
 
     /** The default kube-scheduler image: the cluster's own version, since a scheduler may not be newer. */

@@ -159,6 +159,11 @@ public final class OwnedInformers {
                 .count();
     }
 
+    /** Every Node in the cluster, cordoned or not. */
+    public int nodeCount() {
+        return (int) nodes.list(node -> true).count();
+    }
+
     @SuppressWarnings("unchecked")
     private static <R extends HasMetadata> Class<R> typeOf(R object) {
         return (Class<R>) object.getClass();

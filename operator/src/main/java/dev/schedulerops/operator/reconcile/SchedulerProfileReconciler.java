@@ -122,7 +122,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
             try {
                 TlsFacts tlsFacts =
                         tls.ensure(profile, ResolvedProfile.of(profile), observedExtender, observedScheduler);
-                rendered = ProfileRenderer.render(profile, facts, tlsFacts);
+                rendered = ProfileRenderer.render(profile, currentFacts(), tlsFacts);
             } catch (ProfileTls.Refused refused) {
                 LOG.warn("{}", refused.failure().message());
                 result = new ProfileRollout.Result(observedExtender, observedScheduler, Optional.of(refused.failure()));
@@ -164,7 +164,13 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         if (refusal.isPresent()) {
             return new RenderResult.Invalid(List.of(refusal.get()));
         }
-        return ProfileRenderer.render(profile, facts);
+        return ProfileRenderer.render(profile, currentFacts());
+    }
+
+    /** The start-up facts with the cluster's node count now (it decides whether replicas must spread over nodes). */
+    private ClusterFacts currentFacts() {
+        OwnedInformers current = informers;
+        return current == null ? facts : facts.withNodes(current.nodeCount());
     }
 
     private Deployment cachedDeployment(String name, String namespace) {

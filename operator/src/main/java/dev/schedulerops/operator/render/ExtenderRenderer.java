@@ -11,15 +11,12 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
-import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +41,8 @@ final class ExtenderRenderer {
         objects.add(service(p, selector));
         objects.add(NetworkPolicyRenderer.extender(p));
         if (p.extender().replicas() > 1) {
-            objects.add(podDisruptionBudget(p, selector));
+            objects.add(PodParts.podDisruptionBudget(
+                    ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER), selector));
         }
         return objects;
     }
@@ -91,7 +89,11 @@ final class ExtenderRenderer {
                 .withTerminationGracePeriodSeconds(30L)
                 .withSecurityContext(PodSecurity.pod())
                 .withTopologySpreadConstraints(
-                        spread("kubernetes.io/hostname", selector), spread("topology.kubernetes.io/zone", selector))
+                        PodParts.spread(
+                                PodParts.HOSTNAME,
+                                facts.spreadsAcrossNodes(p.extender().replicas()),
+                                selector),
+                        PodParts.spread("topology.kubernetes.io/zone", false, selector))
                 .addNewContainer()
                 .withName("extender")
                 .withImage(p.extenderImage(facts))
@@ -169,17 +171,6 @@ final class ExtenderRenderer {
                 .build();
     }
 
-    private static TopologySpreadConstraint spread(String topologyKey, Map<String, String> selector) {
-        return new TopologySpreadConstraintBuilder()
-                .withMaxSkew(1)
-                .withTopologyKey(topologyKey)
-                .withWhenUnsatisfiable("ScheduleAnyway")
-                .withNewLabelSelector()
-                .withMatchLabels(selector)
-                .endLabelSelector()
-                .build();
-    }
-
     private static HasMetadata service(ResolvedProfile p, Map<String, String> selector) {
         return new ServiceBuilder()
                 .withMetadata(ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER))
@@ -198,18 +189,6 @@ final class ExtenderRenderer {
                 .withTargetPort(HEALTH_PORT)
                 .withProtocol("TCP")
                 .endPort()
-                .endSpec()
-                .build();
-    }
-
-    private static HasMetadata podDisruptionBudget(ResolvedProfile p, Map<String, String> selector) {
-        return new PodDisruptionBudgetBuilder()
-                .withMetadata(ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER))
-                .withNewSpec()
-                .withMaxUnavailable(new IntOrString(1))
-                .withNewSelector()
-                .withMatchLabels(selector)
-                .endSelector()
                 .endSpec()
                 .build();
     }

@@ -1,14 +1,23 @@
 package dev.schedulerops.operator.render;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import java.util.Map;
 
-/** Pieces both generated pods share: their probes, and a writable /tmp under a read-only root filesystem. */
+/**
+ * Pieces both generated pods share: their probes, a writable /tmp under a read-only root filesystem, the spread over
+ * nodes and the PodDisruptionBudget of a component with more than one replica.
+ */
 final class PodParts {
     private static final String TMP = "tmp";
 
@@ -41,5 +50,37 @@ final class PodParts {
 
     static Volume tmpVolume() {
         return new VolumeBuilder().withName(TMP).withNewEmptyDir().endEmptyDir().build();
+    }
+
+    static final String HOSTNAME = "kubernetes.io/hostname";
+
+    /**
+     * A spread of the component's pods over {@code topologyKey} with skew 1. Cordoned and tainted nodes are left out of
+     * the count (nodeTaintsPolicy Honor): otherwise the node a drain empties would hold the minimum and a required
+     * spread would leave the evicted pod Pending.
+     */
+    static TopologySpreadConstraint spread(String topologyKey, boolean required, Map<String, String> selector) {
+        return new TopologySpreadConstraintBuilder()
+                .withMaxSkew(1)
+                .withTopologyKey(topologyKey)
+                .withWhenUnsatisfiable(required ? "DoNotSchedule" : "ScheduleAnyway")
+                .withNodeTaintsPolicy(required ? "Honor" : null)
+                .withNewLabelSelector()
+                .withMatchLabels(selector)
+                .endLabelSelector()
+                .build();
+    }
+
+    /** At most one of the component's pods down by a voluntary disruption (a drain) at a time. */
+    static PodDisruptionBudget podDisruptionBudget(ObjectMeta meta, Map<String, String> selector) {
+        return new PodDisruptionBudgetBuilder()
+                .withMetadata(meta)
+                .withNewSpec()
+                .withMaxUnavailable(new IntOrString(1))
+                .withNewSelector()
+                .withMatchLabels(selector)
+                .endSelector()
+                .endSpec()
+                .build();
     }
 }

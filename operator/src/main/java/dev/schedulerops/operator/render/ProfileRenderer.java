@@ -45,8 +45,11 @@ public final class ProfileRenderer {
         extenderStage.addAll(RbacRenderer.extender(p));
         extenderStage.addAll(ExtenderRenderer.render(p, facts, tls));
 
-        List<HasMetadata> schedulerStage = List.of(
-                SchedulerRenderer.configMap(p, configYaml), SchedulerRenderer.deployment(p, facts, configHash, tls));
+        List<HasMetadata> schedulerStage = new ArrayList<>(List.of(
+                SchedulerRenderer.configMap(p, configYaml), SchedulerRenderer.deployment(p, facts, configHash, tls)));
+        if (p.scheduler().replicas() > 1) {
+            schedulerStage.add(SchedulerRenderer.podDisruptionBudget(p));
+        }
 
         return new DesiredState(
                 extenderStage,

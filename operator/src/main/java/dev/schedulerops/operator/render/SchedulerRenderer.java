@@ -70,6 +70,11 @@ final class SchedulerRenderer {
                 .withServiceAccountName(p.names().scheduler())
                 .withEnableServiceLinks(false)
                 .withSecurityContext(PodSecurity.pod())
+                .withTopologySpreadConstraints(
+                        s.replicas() > 1
+                                ? List.of(PodParts.spread(
+                                        PodParts.HOSTNAME, facts.spreadsAcrossNodes(s.replicas()), selector))
+                                : List.of())
                 .addNewContainer()
                 .withName("kube-scheduler")
                 .withImage(p.schedulerImage(facts))
@@ -113,6 +118,13 @@ final class SchedulerRenderer {
                 .withTemplate(PodPlacement.apply(d.getSpec().getTemplate(), s.placement(), selector))
                 .endSpec()
                 .build();
+    }
+
+    /** With more than one replica: a drain takes at most one scheduler pod at a time, so another can lead. */
+    static HasMetadata podDisruptionBudget(ResolvedProfile p) {
+        return PodParts.podDisruptionBudget(
+                ObjectMetas.of(p, p.names().scheduler(), Labels.COMPONENT_SCHEDULER),
+                Labels.selector(p.names().profile(), Labels.COMPONENT_SCHEDULER));
     }
 
     private static VolumeMount tlsMount() {

@@ -230,6 +230,54 @@ class ProfileRendererTest {
     }
 
     @Test
+    void aSchedulerWithReplicasGetsItsOwnDisruptionBudgetInTheSchedulerStage() {
+        DesiredState single = render("labelKey: k\nextender: {replicas: 1}");
+        assertThat(single.all()).noneMatch(PodDisruptionBudget.class::isInstance);
+        assertThat(single.schedulerDeployment()
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getTopologySpreadConstraints())
+                .isEmpty();
+
+        DesiredState ha = render("labelKey: k\nextender: {replicas: 1}\nscheduler: {replicas: 2}");
+        PodDisruptionBudget pdb = ha.schedulerStage().stream()
+                .filter(PodDisruptionBudget.class::isInstance)
+                .map(PodDisruptionBudget.class::cast)
+                .findFirst()
+                .orElseThrow();
+        assertThat(pdb.getMetadata().getName()).isEqualTo("p-scheduler");
+        assertThat(pdb.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
+        assertThat(pdb.getSpec().getSelector())
+                .isEqualTo(ha.schedulerDeployment().getSpec().getSelector());
+        assertThat(ha.extenderStage()).noneMatch(PodDisruptionBudget.class::isInstance);
+    }
+
+    /** DoNotSchedule over nodes only with a node more than the replicas; otherwise a drained pod would stay Pending. */
+    @Test
+    void replicasMustSpreadOverNodesOnlyWhenTheClusterHasANodeToSpare() {
+        String spec = "labelKey: k\nextender: {replicas: 3}\nscheduler: {replicas: 3}";
+        for (int nodes : new int[] {0, 3, 4, 50}) {
+            ClusterFacts facts = Samples.FACTS.withNodes(nodes);
+            DesiredState state = ((RenderResult.Valid) ProfileRenderer.render(profile(spec), facts)).state();
+            String expected = nodes >= 4 ? "DoNotSchedule" : "ScheduleAnyway";
+            for (Deployment deployment : List.of(state.extenderDeployment(), state.schedulerDeployment())) {
+                var hostname = deployment.getSpec().getTemplate().getSpec().getTopologySpreadConstraints().stream()
+                        .filter(c -> c.getTopologyKey().equals("kubernetes.io/hostname"))
+                        .findFirst()
+                        .orElseThrow();
+                assertThat(hostname.getWhenUnsatisfiable())
+                        .as("%s with %d nodes", deployment.getMetadata().getName(), nodes)
+                        .isEqualTo(expected);
+                assertThat(hostname.getNodeTaintsPolicy())
+                        .as("cordoned nodes left out of a required spread")
+                        .isEqualTo(nodes >= 4 ? "Honor" : null);
+            }
+        }
+        assertThat(Samples.FACTS.withNodes(10).spreadsAcrossNodes(1)).isFalse();
+    }
+
+    @Test
     void extenderRbacCoversOnlyWhatItsVerbsNeed() {
         assertThat(extenderRules(render("labelKey: k"))).containsExactly("nodes:get,list,watch");
         assertThat(extenderRules(render("labelKey: k\nverbs: [Filter, Bind]")))
