@@ -26,7 +26,8 @@ import java.util.Set;
  */
 public enum OwnedKind {
     DEPLOYMENT(Deployment.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER, Stage.SCHEDULER), false),
-    POD_DISRUPTION_BUDGET(PodDisruptionBudget.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), false),
+    POD_DISRUPTION_BUDGET(
+            PodDisruptionBudget.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER, Stage.SCHEDULER), false),
     SERVICE(Service.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), false),
     NETWORK_POLICY(NetworkPolicy.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), false),
     CONFIG_MAP(ConfigMap.class, Scope.NAMESPACED, EnumSet.of(Stage.SCHEDULER), false),
