@@ -78,7 +78,7 @@ class LabelScoringTest {
     }
 
     @Test
-    void aHundredThousandDigitValuesScoreWithoutQuadraticArithmetic() {
+    void aHundredThousandDigitValuesScoreExactly() {
         String max = "9".repeat(100_000);
         String value = "4" + "9".repeat(99_999);
 

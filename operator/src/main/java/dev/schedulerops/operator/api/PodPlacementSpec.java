@@ -95,7 +95,7 @@ public abstract class PodPlacementSpec {
     private Map<String, String> podAnnotations;
 
     @JsonPropertyDescription(
-            "Secrets in the profile's namespace to pull the image with (private or air-gapped" + " registries).")
+            "Secrets in the profile's namespace to pull the image with (private or air-gapped registries).")
     @Size(max = 8)
     @ValidationRule(
             value = "self.all(s, has(s.name) && s.name != '')",

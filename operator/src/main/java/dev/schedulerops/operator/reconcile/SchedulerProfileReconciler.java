@@ -111,7 +111,8 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
         // Validate: refuse a protected namespace, render (which validates), and refuse a schedulerName an older
         // profile holds.
-        RenderResult rendered = render(profile);
+        ClusterFacts factsNow = currentFacts();
+        RenderResult rendered = render(profile, factsNow);
         Optional<SchedulerNameConflicts.Conflict> conflict = SchedulerNameConflicts.conflictOf(
                 profile, context.getPrimaryCache().list().toList());
 
@@ -122,7 +123,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
             try {
                 TlsFacts tlsFacts =
                         tls.ensure(profile, ResolvedProfile.of(profile), observedExtender, observedScheduler);
-                rendered = ProfileRenderer.render(profile, currentFacts(), tlsFacts);
+                rendered = ProfileRenderer.render(profile, factsNow, tlsFacts);
             } catch (ProfileTls.Refused refused) {
                 LOG.warn("{}", refused.failure().message());
                 result = new ProfileRollout.Result(observedExtender, observedScheduler, Optional.of(refused.failure()));
@@ -159,12 +160,16 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
     /** What the profile renders to, or, in a protected namespace, a refusal that touches nothing. */
     RenderResult render(SchedulerProfile profile) {
+        return render(profile, currentFacts());
+    }
+
+    private RenderResult render(SchedulerProfile profile, ClusterFacts factsNow) {
         Optional<String> refusal =
                 protectedNamespaces.refusal(profile.getMetadata().getNamespace());
         if (refusal.isPresent()) {
             return new RenderResult.Invalid(List.of(refusal.get()));
         }
-        return ProfileRenderer.render(profile, currentFacts());
+        return ProfileRenderer.render(profile, factsNow);
     }
 
     /** The start-up facts with the cluster's node count now (it decides whether replicas must spread over nodes). */

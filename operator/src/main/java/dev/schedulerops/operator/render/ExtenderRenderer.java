@@ -60,7 +60,7 @@ final class ExtenderRenderer {
         Map<String, String> podAnnotations = tlsOn && tls.extenderMaterialHash() != null
                 ? Map.of(Labels.TLS_HASH, tls.extenderMaterialHash())
                 : null;
-        Deployment d = new DeploymentBuilder()
+        Deployment built = new DeploymentBuilder()
                 .withMetadata(ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER))
                 .withNewSpec()
                 .withReplicas(p.extender().replicas())
@@ -123,12 +123,7 @@ final class ExtenderRenderer {
                 .endTemplate()
                 .endSpec()
                 .build();
-        return new DeploymentBuilder(d)
-                .editSpec()
-                .withTemplate(PodPlacement.apply(
-                        d.getSpec().getTemplate(), p.extender().placement(), selector))
-                .endSpec()
-                .build();
+        return PodPlacement.applyTo(built, p.extender().placement(), selector);
     }
 
     private static List<EnvVar> env(ResolvedProfile p) {

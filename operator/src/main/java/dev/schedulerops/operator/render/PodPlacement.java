@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -16,9 +17,14 @@ import java.util.Map;
 final class PodPlacement {
     private PodPlacement() {}
 
+    /** Puts {@code placement} on the pod template of {@code deployment}, a Deployment just built by a renderer. */
+    static Deployment applyTo(Deployment deployment, Placement placement, Map<String, String> selector) {
+        deployment.getSpec().setTemplate(apply(deployment.getSpec().getTemplate(), placement, selector));
+        return deployment;
+    }
+
     static PodTemplateSpec apply(PodTemplateSpec template, Placement placement, Map<String, String> selector) {
         var meta = template.getMetadata();
-        var spec = template.getSpec();
         PodTemplateSpecBuilder b = new PodTemplateSpecBuilder(template)
                 .editMetadata()
                 .withLabels(under(placement.podLabels(), meta.getLabels()))

@@ -51,7 +51,7 @@ final class SchedulerRenderer {
             annotations.put(Labels.TLS_HASH, tls.schedulerMaterialHash());
         }
         Map<String, String> selector = Labels.selector(p.names().profile(), Labels.COMPONENT_SCHEDULER);
-        Deployment d = new DeploymentBuilder()
+        Deployment built = new DeploymentBuilder()
                 .withMetadata(ObjectMetas.of(p, p.names().scheduler(), Labels.COMPONENT_SCHEDULER))
                 .withNewSpec()
                 .withReplicas(s.replicas())
@@ -113,11 +113,7 @@ final class SchedulerRenderer {
                 .endTemplate()
                 .endSpec()
                 .build();
-        return new DeploymentBuilder(d)
-                .editSpec()
-                .withTemplate(PodPlacement.apply(d.getSpec().getTemplate(), s.placement(), selector))
-                .endSpec()
-                .build();
+        return PodPlacement.applyTo(built, s.placement(), selector);
     }
 
     /** With more than one replica: a drain takes at most one scheduler pod at a time, so another can lead. */

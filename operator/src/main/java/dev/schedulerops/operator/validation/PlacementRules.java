@@ -14,7 +14,8 @@ import java.util.Set;
 /**
  * The placement fields of {@code extender} and {@code scheduler}: the CRD's CEL rules again (for `render`), and the
  * label and annotation syntax the API server would check only when the operator applies the Deployment, so that a bad
- * key is reported on the profile instead of as a failed apply.
+ * key is reported on the profile instead of as a failed apply. Null list items were refused before (ProfileValidator's
+ * noNullItems).
  */
 final class PlacementRules {
     /** What the API server allows for all annotations of one object together (apimachinery TotalAnnotationSizeLimitB). */
@@ -22,7 +23,6 @@ final class PlacementRules {
 
     static final Set<String> RESERVED_LABELS =
             Set.of(Labels.NAME, Labels.INSTANCE, Labels.COMPONENT, Labels.PART_OF, Labels.MANAGED_BY);
-    static final String RESERVED_PREFIX = PodPlacementSpec.RESERVED_PREFIX;
 
     private static final Set<String> OPERATORS = Set.of("Exists", "Equal");
     private static final Set<String> EFFECTS = Set.of("", "NoSchedule", "PreferNoSchedule", "NoExecute");
@@ -38,7 +38,7 @@ final class PlacementRules {
         labels(path + ".podLabels", spec.getPodLabels(), errors);
         if (spec.getPodLabels() != null) {
             spec.getPodLabels().keySet().stream()
-                    .filter(k -> RESERVED_LABELS.contains(k) || k.startsWith(RESERVED_PREFIX))
+                    .filter(k -> RESERVED_LABELS.contains(k) || k.startsWith(PodPlacementSpec.RESERVED_PREFIX))
                     .forEach(k -> errors.add(path + ".podLabels: Forbidden: " + GoValues.shown(k)
                             + " is set by the operator (it selects the component's pods); choose another key"));
         }
@@ -58,7 +58,7 @@ final class PlacementRules {
         if (pullSecrets != null) {
             for (int i = 0; i < pullSecrets.size(); i++) {
                 LocalObjectReference ref = pullSecrets.get(i);
-                if (ref == null || ref.getName() == null || ref.getName().isEmpty()) {
+                if (ref.getName() == null || ref.getName().isEmpty()) {
                     errors.add(path + ".imagePullSecrets[" + i + "].name: Required value: the name of a Secret in the"
                             + " profile's namespace");
                 }
@@ -90,8 +90,9 @@ final class PlacementRules {
             for (String message : LabelSyntax.qualifiedNameErrors(e.getKey())) {
                 errors.add(path + ": Invalid value: " + GoValues.shown(e.getKey()) + ": " + message);
             }
-            if (e.getKey().startsWith(RESERVED_PREFIX)) {
-                errors.add(path + ": Forbidden: " + GoValues.shown(e.getKey()) + ": keys under " + RESERVED_PREFIX
+            if (e.getKey().startsWith(PodPlacementSpec.RESERVED_PREFIX)) {
+                errors.add(path + ": Forbidden: " + GoValues.shown(e.getKey()) + ": keys under "
+                        + PodPlacementSpec.RESERVED_PREFIX
                         + " are the operator's own (its config and certificate hashes)");
             }
             bytes += e.getKey().getBytes(StandardCharsets.UTF_8).length;
@@ -116,10 +117,6 @@ final class PlacementRules {
         for (int i = 0; i < tolerations.size(); i++) {
             String at = path + "[" + i + "]";
             Toleration t = tolerations.get(i);
-            if (t == null) {
-                errors.add(at + ": Required value: a list item may not be empty (null)");
-                continue;
-            }
             boolean exists = "Exists".equals(t.getOperator());
             if (t.getOperator() != null && !OPERATORS.contains(t.getOperator())) {
                 errors.add(at + ".operator: Unsupported value: " + GoValues.shown(t.getOperator())
@@ -156,10 +153,6 @@ final class PlacementRules {
         for (int i = 0; i < constraints.size(); i++) {
             String at = path + "[" + i + "]";
             TopologySpreadConstraint c = constraints.get(i);
-            if (c == null) {
-                errors.add(at + ": Required value: a list item may not be empty (null)");
-                continue;
-            }
             if (c.getTopologyKey() == null || c.getTopologyKey().isEmpty()) {
                 errors.add(at + ".topologyKey: Required value: e.g. kubernetes.io/hostname");
             } else {

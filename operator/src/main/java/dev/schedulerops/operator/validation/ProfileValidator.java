@@ -2,6 +2,7 @@ package dev.schedulerops.operator.validation;
 
 import dev.schedulerops.operator.api.Defaults;
 import dev.schedulerops.operator.api.ManagedResource;
+import dev.schedulerops.operator.api.PodPlacementSpec;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.api.SchedulerProfileSpec;
 import dev.schedulerops.operator.api.Verb;
@@ -126,6 +127,8 @@ public final class ProfileValidator {
         if (spec.getExtender() != null) {
             nullItems(spec.getExtender().getManagedResources(), "spec.extender.managedResources", errors);
         }
+        placementNullItems(spec.getExtender(), "spec.extender", errors);
+        placementNullItems(spec.getScheduler(), "spec.scheduler", errors);
         if (spec.getPlugins() != null) {
             spec.getPlugins().byExtensionPoint().forEach((point, set) -> {
                 if (set != null) {
@@ -135,6 +138,14 @@ public final class ProfileValidator {
             });
         }
         return errors.size() == before;
+    }
+
+    private static void placementNullItems(PodPlacementSpec placement, String path, List<String> errors) {
+        if (placement != null) {
+            nullItems(placement.getTolerations(), path + ".tolerations", errors);
+            nullItems(placement.getTopologySpreadConstraints(), path + ".topologySpreadConstraints", errors);
+            nullItems(placement.getImagePullSecrets(), path + ".imagePullSecrets", errors);
+        }
     }
 
     private static void nullItems(List<?> items, String path, List<String> errors) {

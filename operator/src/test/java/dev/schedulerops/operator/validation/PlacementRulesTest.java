@@ -88,6 +88,9 @@ class PlacementRulesTest {
                         "scheduler: {priorityClassName: Critical}",
                         "spec.scheduler.priorityClassName: Invalid value: \"Critical\""),
                 Arguments.of(
+                        "scheduler: {tolerations: [null], topologySpreadConstraints: [~]}",
+                        "spec.scheduler.tolerations[0]: Required value: a list item may not be empty (null)"),
+                Arguments.of(
                         "extender: {imagePullSecrets: [{}]}",
                         "spec.extender.imagePullSecrets[0].name: Required value"));
     }
