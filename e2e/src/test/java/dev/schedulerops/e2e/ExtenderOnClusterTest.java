@@ -11,6 +11,7 @@ import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.Loopback;
 import dev.schedulerops.e2e.support.LoopbackPorts;
+import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.ServiceAccountTokens;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -275,14 +276,7 @@ class ExtenderOnClusterTest {
     }
 
     private void label(String node, String value) {
-        client.nodes().withName(node).edit(n -> {
-            if (value == null) {
-                n.getMetadata().getLabels().remove(labelKey);
-            } else {
-                n.getMetadata().getLabels().put(labelKey, value);
-            }
-            return n;
-        });
+        MergePatch.nodeLabel(client, node, labelKey, value);
     }
 
     private Pod createUnscheduledPod(String name) {

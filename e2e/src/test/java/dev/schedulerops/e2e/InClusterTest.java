@@ -9,6 +9,7 @@ import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.ExtenderTlsClient;
+import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
@@ -807,12 +808,8 @@ class InClusterTest {
 
     /** Any update is a cluster event that makes kube-scheduler retry a pod an extender rejected. */
     private void nudge(Pod pod) {
-        client.pods().inNamespace(namespace).withName(name(pod)).edit(p -> {
-            p.getMetadata()
-                    .getAnnotations()
-                    .put("in-cluster/retry", Instant.now().toString());
-            return p;
-        });
+        MergePatch.podAnnotation(
+                client, namespace, name(pod), "in-cluster/retry", Instant.now().toString());
     }
 
     private String awaitBound(Pod pod) {
@@ -949,14 +946,7 @@ class InClusterTest {
     }
 
     private void setLabel(String nodeName, String key, String value) {
-        client.nodes().withName(nodeName).edit(n -> {
-            if (value == null) {
-                n.getMetadata().getLabels().remove(key);
-            } else {
-                n.getMetadata().getLabels().put(key, value);
-            }
-            return n;
-        });
+        MergePatch.nodeLabel(client, nodeName, key, value);
     }
 
     private Deployment deployment(String ns, String name) {

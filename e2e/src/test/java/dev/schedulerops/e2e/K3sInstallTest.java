@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.E2eSettings;
+import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.operator.reconcile.DeploymentReadiness;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -114,11 +114,7 @@ class K3sInstallTest {
     private static String labelOneNode(KubernetesClient client) {
         Node node = client.nodes().list().getItems().get(0);
         String name = node.getMetadata().getName();
-        client.nodes().withName(name).edit(n -> new NodeBuilder(n)
-                .editMetadata()
-                .addToLabels(LABEL_KEY, "10")
-                .endMetadata()
-                .build());
+        MergePatch.nodeLabel(client, name, LABEL_KEY, "10");
         return name;
     }
 

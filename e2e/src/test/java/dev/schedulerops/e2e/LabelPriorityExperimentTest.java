@@ -12,6 +12,7 @@ import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.KubeSchedulerProcess;
 import dev.schedulerops.e2e.support.Loopback;
 import dev.schedulerops.e2e.support.LoopbackPorts;
+import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.operator.api.ProfileYaml;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Names;
@@ -129,10 +130,7 @@ class LabelPriorityExperimentTest {
         // The scheduler may have retried the pod in the moment before the extender's node cache saw the label;
         // an extender-rejected pod is retried on its next cluster event (or within 5 minutes). Any update to the
         // pod is such an event.
-        client.pods().inNamespace(namespace).withName(name(waiting)).edit(p -> {
-            p.getMetadata().setAnnotations(Map.of("experiment/retry", "after-labelling-node-1"));
-            return p;
-        });
+        MergePatch.podAnnotation(client, namespace, name(waiting), "experiment/retry", "after-labelling-node-1");
         assertThat(awaitBound(waiting)).isEqualTo("node-1");
         say("Step 4: labelled node-1=10 -> the pending pod " + name(waiting) + " was bound to node-1.");
 
@@ -351,16 +349,7 @@ class LabelPriorityExperimentTest {
     }
 
     private void setLabel(String node, String value) {
-        client.nodes().withName(node).edit(n -> {
-            if (value == null) {
-                if (n.getMetadata().getLabels() != null) {
-                    n.getMetadata().getLabels().remove(LABEL);
-                }
-            } else {
-                n.getMetadata().getLabels().put(LABEL, value);
-            }
-            return n;
-        });
+        MergePatch.nodeLabel(client, node, LABEL, value);
     }
 
     private void ensureKwokNode(String name) {
