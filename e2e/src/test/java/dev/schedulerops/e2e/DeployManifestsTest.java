@@ -147,7 +147,15 @@ class DeployManifestsTest {
             }
             assertThat(Commands.strings(rule.path("verbs"))).doesNotContain("escalate", "impersonate");
             assertThat(Commands.strings(rule.path("resources")))
-                    .doesNotContain("customresourcedefinitions", "namespaces", "pods");
+                    .doesNotContain("customresourcedefinitions", "namespaces", "pods/log", "pods/exec");
+            if (Commands.strings(rule.path("resources")).contains("pods")) {
+                assertThat(Commands.strings(rule.path("resources")))
+                        .as("pods are read on their own")
+                        .containsExactly("pods");
+                assertThat(Commands.strings(rule.path("verbs")))
+                        .as("the operator reads its pods' status, never writes a pod")
+                        .containsExactly("get", "list", "watch");
+            }
             if (Commands.strings(rule.path("verbs")).contains("bind")) {
                 assertThat(Commands.strings(rule.path("verbs")))
                         .as("bind is granted on its own, by name")
@@ -201,7 +209,14 @@ class DeployManifestsTest {
                     .flatMap(rule -> Commands.strings(rule.path("resources")).stream())
                     .collect(Collectors.toSet());
             assertThat(resources)
-                    .contains("schedulerprofiles", "deployments", "serviceaccounts", "roles", "rolebindings", "leases");
+                    .contains(
+                            "schedulerprofiles",
+                            "deployments",
+                            "serviceaccounts",
+                            "roles",
+                            "rolebindings",
+                            "leases",
+                            "pods");
             JsonNode binding = Commands.find(
                     overlay.stream()
                             .filter(o -> o.at("/metadata/namespace").asText().equals(namespace))
@@ -342,6 +357,8 @@ class DeployManifestsTest {
                 List.of("update", "leases.coordination.k8s.io", "-n", "team-a"),
                 List.of("list", "nodes"),
                 List.of("create", "pods", "--subresource=binding", "-n", "team-a"),
+                // Its pods' status says why a Deployment is not available (PodTrouble).
+                List.of("watch", "pods", "-A"),
                 List.of("create", "events", "-n", "team-a"),
                 // Each profile's TLS material (its CA, serving and client certificates) and the NetworkPolicy in
                 // front of its extender.
@@ -360,8 +377,10 @@ class DeployManifestsTest {
         install();
         List<List<String>> denied = List.of(
                 List.of("get", "persistentvolumes"),
-                List.of("watch", "pods", "-A"),
                 List.of("list", "leases.coordination.k8s.io", "-A"),
+                List.of("get", "pods", "--subresource=log", "-n", "team-a"),
+                List.of("create", "pods", "--subresource=exec", "-n", "team-a"),
+                List.of("patch", "pods", "-n", "team-a"),
                 List.of("patch", "leases.coordination.k8s.io/kube-scheduler", "-n", "kube-system"),
                 List.of("patch", "leases.coordination.k8s.io/other", "-n", NAMESPACE),
                 List.of("patch", "events.events.k8s.io", "-n", "team-a"),

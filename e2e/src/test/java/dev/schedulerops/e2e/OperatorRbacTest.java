@@ -110,8 +110,7 @@ class OperatorRbacTest {
                 .build();
         operatorClient =
                 new KubernetesClientBuilder().withConfig(asServiceAccount).build();
-        assertThatThrownBy(
-                        () -> operatorClient.pods().inNamespace("kube-system").list())
+        assertThatThrownBy(() -> operatorClient.persistentVolumes().list())
                 .as("sanity: the token is not cluster-admin")
                 .isInstanceOf(KubernetesClientException.class);
     }

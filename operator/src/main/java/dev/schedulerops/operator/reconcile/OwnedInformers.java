@@ -5,6 +5,7 @@ import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -22,7 +23,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Informers on every {@link OwnedKind} (selected by the managed-by label) and on Nodes. Any change to an
+ * Informers on every {@link OwnedKind} (selected by the managed-by label), on the pods of the profiles' Deployments
+ * (same label: their status says why a Deployment is not available) and on Nodes. Any change to an
  * owned object, including a hand edit or deletion, reconciles the profile named by the object's profile labels; every
  * object carries them, cluster-scoped ones included, so one mapper serves all types. The caches also answer "did this
  * exist before?" without API calls.
@@ -34,6 +36,7 @@ public final class OwnedInformers {
     private final Map<Class<?>, InformerEventSource<? extends HasMetadata, SchedulerProfile>> owned =
             new LinkedHashMap<>();
     private final InformerEventSource<Node, SchedulerProfile> nodes;
+    private final InformerEventSource<Pod, SchedulerProfile> pods;
 
     private OwnedInformers(EventSourceContext<SchedulerProfile> context) {
         Optional<Set<String>> watched = watchedNamespaces(context);
@@ -53,6 +56,27 @@ public final class OwnedInformers {
                         .collect(Collectors.toSet()))
                 .build();
         nodes = new InformerEventSource<>(nodeConfig, context);
+        pods = podInformer(watched, context);
+    }
+
+    /**
+     * The profiles' own pods, for {@link PodTrouble}: read, never written (pods belong to their ReplicaSets). Only a
+     * status change reconciles the profile: that is where a pull failure, a crash or an unschedulable pod shows.
+     */
+    private static InformerEventSource<Pod, SchedulerProfile> podInformer(
+            Optional<Set<String>> watched, EventSourceContext<SchedulerProfile> context) {
+        InformerEventSourceConfiguration.Builder<Pod> builder = InformerEventSourceConfiguration.from(
+                        Pod.class, SchedulerProfile.class)
+                .withName("pods")
+                .withLabelSelector(MANAGED_SELECTOR)
+                .withOnUpdateFilter((newPod, oldPod) -> !Objects.equals(newPod.getStatus(), oldPod.getStatus()))
+                .withSecondaryToPrimaryMapper(OwnedInformers::profileOf);
+        if (watched.isEmpty()) {
+            builder.withWatchAllNamespaces();
+        } else {
+            builder.withNamespaces(watched.get());
+        }
+        return new InformerEventSource<>(builder.build(), context);
     }
 
     public static OwnedInformers create(EventSourceContext<SchedulerProfile> context) {
@@ -116,6 +140,7 @@ public final class OwnedInformers {
     public List<EventSource<?, SchedulerProfile>> eventSources() {
         List<EventSource<?, SchedulerProfile>> sources = new ArrayList<>(owned.values());
         sources.add(nodes);
+        sources.add(pods);
         return sources;
     }
 
@@ -151,6 +176,18 @@ public final class OwnedInformers {
         } else {
             informer.handleRecentResourceUpdate(id, after, before);
         }
+    }
+
+    /** The cached pods of one component (extender or scheduler) of a profile. */
+    public List<Pod> podsOf(Names names, String component) {
+        return pods.list(names.namespace(), pod -> {
+                    Map<String, String> labels = pod.getMetadata().getLabels();
+                    return labels != null
+                            && names.profile().equals(labels.get(Labels.PROFILE))
+                            && names.namespace().equals(labels.get(Labels.PROFILE_NAMESPACE))
+                            && component.equals(labels.get(Labels.COMPONENT));
+                })
+                .toList();
     }
 
     public long nodesLabelled(String labelKey) {

@@ -91,6 +91,11 @@ final class ProfileStatusRecorder {
         if (ProfileStatuses.REASON_APPLY_FAILED.equals(ready.getReason()) && changed(before, ready)) {
             events.warning(profile, ready.getReason(), ready.getMessage());
         }
+        // A pod failure is announced once when it appears, not on every kubelet retry (a crash loop's termination
+        // message changes with each crash).
+        if (PodTrouble.REASONS.contains(ready.getReason()) && reasonChanged(before, ready)) {
+            events.warning(profile, ready.getReason(), ready.getMessage());
+        }
         for (String type : List.of(
                 ProfileStatuses.EXTENDER_AVAILABLE, ProfileStatuses.SCHEDULER_AVAILABLE, ProfileStatuses.READY)) {
             boolean wasTrue = ProfileStatuses.isTrue(before, type);
@@ -100,6 +105,12 @@ final class ProfileStatusRecorder {
                 events.normal(profile, type, condition.getMessage());
             }
         }
+    }
+
+    private static boolean reasonChanged(List<Condition> before, Condition now) {
+        return !ProfileStatuses.find(before, now.getType())
+                .map(Condition::getReason)
+                .equals(Optional.ofNullable(now.getReason()));
     }
 
     /** Whether {@code now} differs from the condition of its type in {@code before} in status, reason or message. */

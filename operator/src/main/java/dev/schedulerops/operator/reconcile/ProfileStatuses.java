@@ -65,6 +65,8 @@ public final class ProfileStatuses {
      * @param applyFailure the apply the API server refused in this reconcile, if any
      * @param extender the extender Deployment as it is now, or null
      * @param scheduler the scheduler Deployment as it is now, or null
+     * @param extenderTrouble why the extender's pods do not run, if their status says
+     * @param schedulerTrouble why the scheduler's pods do not run, if their status says
      */
     public record Observation(
             long generation,
@@ -74,7 +76,32 @@ public final class ProfileStatuses {
             Optional<ApplyFailure> applyFailure,
             Deployment extender,
             Deployment scheduler,
-            int labelledNodes) {
+            int labelledNodes,
+            Optional<PodTrouble> extenderTrouble,
+            Optional<PodTrouble> schedulerTrouble) {
+
+        /** An observation in which no pod shows a failure. */
+        public Observation(
+                long generation,
+                String schedulerName,
+                RenderResult rendered,
+                Optional<SchedulerNameConflicts.Conflict> conflict,
+                Optional<ApplyFailure> applyFailure,
+                Deployment extender,
+                Deployment scheduler,
+                int labelledNodes) {
+            this(
+                    generation,
+                    schedulerName,
+                    rendered,
+                    conflict,
+                    applyFailure,
+                    extender,
+                    scheduler,
+                    labelledNodes,
+                    Optional.empty(),
+                    Optional.empty());
+        }
 
         /** What the profile rolls out; empty when it does not render or is refused. */
         Optional<DesiredState> desired() {
@@ -143,9 +170,10 @@ public final class ProfileStatuses {
                             generation)
                     : readyWhenValid(o, extenderAvailable, schedulerAvailable);
         }
-        Condition extender = availability(EXTENDER_AVAILABLE, "extender", o.extender(), extenderAvailable, generation);
-        Condition scheduler =
-                availability(SCHEDULER_AVAILABLE, "scheduler", o.scheduler(), schedulerAvailable, generation);
+        Condition extender = availability(
+                EXTENDER_AVAILABLE, "extender", o.extender(), extenderAvailable, o.extenderTrouble(), generation);
+        Condition scheduler = availability(
+                SCHEDULER_AVAILABLE, "scheduler", o.scheduler(), schedulerAvailable, o.schedulerTrouble(), generation);
         List<Condition> conditions = new ArrayList<>(List.of(ready, extender, scheduler, configValid));
         o.desired()
                 .map(DesiredState::tlsMode)
@@ -187,6 +215,16 @@ public final class ProfileStatuses {
 
     private static Condition readyWhenValid(Observation o, boolean extenderAvailable, boolean schedulerAvailable) {
         long generation = o.generation();
+        if (!extenderAvailable && o.extenderTrouble().isPresent()) {
+            PodTrouble trouble = o.extenderTrouble().get();
+            return condition(
+                    READY,
+                    false,
+                    trouble.reason(),
+                    "The extender cannot run: " + trouble.message()
+                            + "; the scheduler is configured once the extender is available",
+                    generation);
+        }
         if (!extenderAvailable) {
             return condition(
                     READY,
@@ -206,6 +244,11 @@ public final class ProfileStatuses {
                     "Rolling out the scheduler with config hash " + desiredConfigHash,
                     generation);
         }
+        if (!schedulerAvailable && o.schedulerTrouble().isPresent()) {
+            PodTrouble trouble = o.schedulerTrouble().get();
+            return condition(
+                    READY, false, trouble.reason(), "The scheduler cannot run: " + trouble.message(), generation);
+        }
         if (!schedulerAvailable) {
             return condition(
                     READY,
@@ -223,9 +266,24 @@ public final class ProfileStatuses {
     }
 
     private static Condition availability(
-            String type, String component, Deployment deployment, boolean available, long generation) {
+            String type,
+            String component,
+            Deployment deployment,
+            boolean available,
+            Optional<PodTrouble> trouble,
+            long generation) {
         if (available) {
             return condition(type, true, REASON_AVAILABLE, "The " + component + " Deployment is available", generation);
+        }
+        if (deployment != null && trouble.isPresent()) {
+            return condition(
+                    type,
+                    false,
+                    trouble.get().reason(),
+                    "The " + component + " Deployment "
+                            + deployment.getMetadata().getName() + ": " + DeploymentReadiness.describe(deployment)
+                            + "; " + trouble.get().message(),
+                    generation);
         }
         if (deployment == null) {
             return condition(

@@ -2,6 +2,7 @@ package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.ClusterFacts;
+import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.model.ResolvedProfile;
 import dev.schedulerops.operator.model.TlsFacts;
@@ -146,7 +147,9 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
                         result.failure(),
                         result.extender(),
                         result.scheduler(),
-                        labelledNodes));
+                        labelledNodes,
+                        troubleOf(result.extender(), names, Labels.COMPONENT_EXTENDER, "spec.extender.resources"),
+                        troubleOf(result.scheduler(), names, Labels.COMPONENT_SCHEDULER, "spec.scheduler.resources")));
 
         if (result.failure().isPresent()) {
             throw result.failure().get().cause(); // JOSDK retries with backoff
@@ -176,6 +179,15 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     private ClusterFacts currentFacts() {
         OwnedInformers current = informers;
         return current == null ? facts : facts.withNodes(current.nodeCount());
+    }
+
+    /** Why the pods of an unavailable Deployment do not run; nothing is looked up while it is available. */
+    private Optional<PodTrouble> troubleOf(
+            Deployment deployment, Names names, String component, String resourcesField) {
+        if (deployment == null || DeploymentReadiness.isAvailableAtCurrentGeneration(deployment)) {
+            return Optional.empty();
+        }
+        return PodTrouble.of(informers.podsOf(names, component), resourcesField);
     }
 
     private Deployment cachedDeployment(String name, String namespace) {

@@ -98,6 +98,7 @@ final class ExtenderRenderer {
                 .withName("extender")
                 .withImage(p.extenderImage(facts))
                 .withImagePullPolicy("IfNotPresent")
+                .withTerminationMessagePolicy(PodParts.TERMINATION_MESSAGE_POLICY)
                 .withEnv(env(p))
                 .addNewPort()
                 .withName("http")

@@ -52,6 +52,13 @@ final class PodParts {
         return new VolumeBuilder().withName(TMP).withNewEmptyDir().endEmptyDir().build();
     }
 
+    /**
+     * Neither kube-scheduler nor the JVM writes /dev/termination-log: with this policy the kubelet keeps the end of
+     * the log of a failed container as its termination message, which the profile's status then quotes (a
+     * scheduler's fatal config error, an extender's stack trace).
+     */
+    static final String TERMINATION_MESSAGE_POLICY = "FallbackToLogsOnError";
+
     static final String HOSTNAME = "kubernetes.io/hostname";
 
     /**

@@ -79,6 +79,7 @@ final class SchedulerRenderer {
                 .withName("kube-scheduler")
                 .withImage(p.schedulerImage(facts))
                 .withImagePullPolicy("IfNotPresent")
+                .withTerminationMessagePolicy(PodParts.TERMINATION_MESSAGE_POLICY)
                 .withCommand(List.of(
                         "kube-scheduler",
                         "--config=" + Names.CONFIG_MOUNT_PATH + "/" + Names.CONFIG_FILE,

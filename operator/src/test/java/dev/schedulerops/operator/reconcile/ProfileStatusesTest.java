@@ -113,6 +113,68 @@ class ProfileStatusesTest {
         assertThat(status.getConditions()).extracting(Condition::getType).doesNotContain("Stalled");
     }
 
+    static ProfileStatuses.Observation withTroubles(
+            ProfileStatuses.Observation o, Optional<PodTrouble> extender, Optional<PodTrouble> scheduler) {
+        return new ProfileStatuses.Observation(
+                o.generation(),
+                o.schedulerName(),
+                o.rendered(),
+                o.conflict(),
+                o.applyFailure(),
+                o.extender(),
+                o.scheduler(),
+                o.labelledNodes(),
+                extender,
+                scheduler);
+    }
+
+    @Test
+    void anExtenderPodFailureIsTheReasonReadyGives() {
+        Deployment unavailable = Deployments.rolledOut("p-extender", 1)
+                .editStatus()
+                .withAvailableReplicas(0)
+                .endStatus()
+                .build();
+        PodTrouble pull = new PodTrouble(
+                "ImagePullBackOff", "p-extender-1", "container extender of pod p-extender-1 cannot pull image x:1");
+
+        SchedulerProfileStatus status = ProfileStatuses.compute(
+                null, withTroubles(valid(unavailable, null, "h1"), Optional.of(pull), Optional.empty()), T0);
+
+        Condition ready = condition(status, "Ready");
+        assertThat(ready.getReason()).isEqualTo("ImagePullBackOff");
+        assertThat(ready.getMessage())
+                .startsWith("The extender cannot run: container extender")
+                .contains("x:1");
+        assertThat(condition(status, "ExtenderAvailable").getReason()).isEqualTo("ImagePullBackOff");
+        assertThat(condition(status, "ExtenderAvailable").getMessage())
+                .contains("0 of 1 replicas available", "cannot pull image x:1");
+        assertThat(condition(status, "Reconciling").getReason())
+                .as("kubelet keeps retrying: not Stalled")
+                .isEqualTo("ImagePullBackOff");
+    }
+
+    @Test
+    void aSchedulerPodFailureIsTheReasonReadyGives() {
+        PodTrouble crash = new PodTrouble(
+                "CrashLoopBackOff",
+                "p-scheduler-1",
+                "container kube-scheduler of pod p-scheduler-1 is in CrashLoopBackOff");
+
+        SchedulerProfileStatus status = ProfileStatuses.compute(
+                null,
+                withTroubles(
+                        valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", false), "h1"),
+                        Optional.empty(),
+                        Optional.of(crash)),
+                T0);
+
+        assertThat(condition(status, "Ready").getReason()).isEqualTo("CrashLoopBackOff");
+        assertThat(condition(status, "Ready").getMessage()).isEqualTo("The scheduler cannot run: " + crash.message());
+        assertThat(condition(status, "SchedulerAvailable").getReason()).isEqualTo("CrashLoopBackOff");
+        assertThat(condition(status, "ExtenderAvailable").getStatus()).isEqualTo("True");
+    }
+
     @Test
     void aSchedulerOnAnOlderConfigMeansRollingOutScheduler() {
         SchedulerProfileStatus status = ProfileStatuses.compute(

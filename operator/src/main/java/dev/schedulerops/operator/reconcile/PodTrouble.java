@@ -1,0 +1,213 @@
+package dev.schedulerops.operator.reconcile;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Why a component's pods do not run, read from their status the way a person would read {@code kubectl describe
+ * pod}: the reason the profile's status and a Warning event give when a Deployment is not available.
+ *
+ * <p>The messages are built to stay the same while the failure does: no restart counts or timestamps of our own, and
+ * kubelet's alternation between {@code ErrImagePull} and {@code ImagePullBackOff} is one reason. A status that
+ * changed on every kubelet retry would patch the profile and announce an event each time.
+ *
+ * @param reason one of the {@code REASON_*} constants: the condition reason and the event reason
+ * @param pod the pod the message is about
+ * @param message what is wrong and, where there is one, the field to change
+ */
+public record PodTrouble(String reason, String pod, String message) {
+    public static final String REASON_IMAGE_PULL = "ImagePullBackOff";
+    public static final String REASON_CRASH_LOOP = "CrashLoopBackOff";
+    public static final String REASON_OOM_KILLED = "OOMKilled";
+    public static final String REASON_UNSCHEDULABLE = "Unschedulable";
+    public static final String REASON_CONTAINER_CONFIG = "CreateContainerConfigError";
+
+    /** Every reason this class gives; the status recorder announces a change into one of them as a Warning. */
+    public static final Set<String> REASONS = Set.of(
+            REASON_IMAGE_PULL, REASON_CRASH_LOOP, REASON_OOM_KILLED, REASON_UNSCHEDULABLE, REASON_CONTAINER_CONFIG);
+
+    /** The tail of a termination message kept: the error is at the end, and an event holds 1 KiB in all. */
+    static final int TERMINATION_MESSAGE_TAIL = 600;
+
+    private static final Set<String> IMAGE_PULL_WAITING =
+            Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName", "ErrImageNeverPull", "RegistryUnavailable");
+    private static final Set<String> CONFIG_WAITING =
+            Set.of("CreateContainerConfigError", "CreateContainerError", "RunContainerError");
+
+    /**
+     * The trouble of the newest pod that has one, among {@code pods} (one component's), or empty when none of them
+     * shows a known failure (they may simply be starting).
+     *
+     * @param resourcesField the profile field that sets the component's resources, named in the OOMKilled hint
+     */
+    public static Optional<PodTrouble> of(List<Pod> pods, String resourcesField) {
+        return pods.stream()
+                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
+                .sorted(Comparator.comparing(
+                                (Pod pod) -> String.valueOf(pod.getMetadata().getCreationTimestamp()))
+                        .reversed())
+                .map(pod -> of(pod, resourcesField))
+                .flatMap(Optional::stream)
+                .findFirst();
+    }
+
+    /** The trouble of one pod: unschedulable first, then by container, the most telling failure first. */
+    static Optional<PodTrouble> of(Pod pod, String resourcesField) {
+        String name = pod.getMetadata().getName();
+        Optional<PodTrouble> unschedulable = unschedulable(pod, name);
+        if (unschedulable.isPresent()) {
+            return unschedulable;
+        }
+        List<PodTrouble> found = new ArrayList<>();
+        for (ContainerStatus status : containerStatuses(pod)) {
+            container(pod, status.getName())
+                    .flatMap(container -> ofContainer(name, container, status, resourcesField))
+                    .ifPresent(found::add);
+        }
+        return found.stream().min(Comparator.comparingInt(t -> precedence(t.reason())));
+    }
+
+    private static Optional<PodTrouble> unschedulable(Pod pod, String name) {
+        if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+            return Optional.empty();
+        }
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> "PodScheduled".equals(c.getType())
+                        && "False".equals(c.getStatus())
+                        && REASON_UNSCHEDULABLE.equals(c.getReason()))
+                .findFirst()
+                .map(PodCondition::getMessage)
+                .map(message -> new PodTrouble(
+                        REASON_UNSCHEDULABLE,
+                        name,
+                        "pod " + name + " cannot be scheduled: " + oneLine(message)
+                                + " (check the component's nodeSelector, affinity, tolerations and resources)"));
+    }
+
+    private static Optional<PodTrouble> ofContainer(
+            String pod, Container container, ContainerStatus status, String resourcesField) {
+        String where = "container " + container.getName() + " of pod " + pod;
+        ContainerStateTerminated last =
+                status.getLastState() == null ? null : status.getLastState().getTerminated();
+        ContainerStateTerminated now =
+                status.getState() == null ? null : status.getState().getTerminated();
+        ContainerStateWaiting waiting =
+                status.getState() == null ? null : status.getState().getWaiting();
+        String waitingReason = waiting == null ? null : waiting.getReason();
+
+        if (isOomKilled(now) || isOomKilled(last)) {
+            return Optional.of(new PodTrouble(
+                    REASON_OOM_KILLED,
+                    pod,
+                    where + " was OOMKilled: it used more than its memory limit ("
+                            + memoryLimit(container).orElse("none set") + "); raise " + resourcesField
+                            + ".limits.memory"));
+        }
+        // A crashing container is waiting in CrashLoopBackOff, or has just exited, or runs again for a moment after
+        // a restart: the termination it last had is the same in all three, so the message does not flap.
+        ContainerStateTerminated crash = now != null ? now : last;
+        boolean crashed = crash != null
+                && crash.getExitCode() != null
+                && crash.getExitCode() != 0
+                && !Boolean.TRUE.equals(status.getReady());
+        if ("CrashLoopBackOff".equals(waitingReason) || crashed) {
+            String exit = crash == null
+                    ? "it keeps exiting"
+                    : "it keeps exiting, last with exit code " + crash.getExitCode()
+                            + (crash.getReason() == null ? "" : " (" + crash.getReason() + ")");
+            String said = crash == null ? "" : tail(crash.getMessage());
+            return Optional.of(new PodTrouble(
+                    REASON_CRASH_LOOP,
+                    pod,
+                    where + " is in CrashLoopBackOff: " + exit
+                            + (said.isEmpty() ? "" : "; its last termination message: " + said)));
+        }
+        if (waitingReason == null) {
+            return Optional.empty();
+        }
+        if (IMAGE_PULL_WAITING.contains(waitingReason)) {
+            return Optional.of(new PodTrouble(
+                    REASON_IMAGE_PULL,
+                    pod,
+                    where + " cannot pull image " + container.getImage()
+                            + ": check the image name and tag, that the registry is reachable from the node, and"
+                            + " imagePullSecrets for a private registry"));
+        }
+        if (CONFIG_WAITING.contains(waitingReason)) {
+            return Optional.of(new PodTrouble(
+                    REASON_CONTAINER_CONFIG,
+                    pod,
+                    where + " cannot be created (" + waitingReason + "): " + oneLine(waiting.getMessage())));
+        }
+        return Optional.empty();
+    }
+
+    private static int precedence(String reason) {
+        return switch (reason) {
+            case REASON_OOM_KILLED -> 0;
+            case REASON_CRASH_LOOP -> 1;
+            case REASON_CONTAINER_CONFIG -> 2;
+            default -> 3;
+        };
+    }
+
+    private static boolean isOomKilled(ContainerStateTerminated terminated) {
+        return terminated != null && REASON_OOM_KILLED.equals(terminated.getReason());
+    }
+
+    private static List<ContainerStatus> containerStatuses(Pod pod) {
+        if (pod.getStatus() == null) {
+            return List.of();
+        }
+        return Stream.concat(
+                        Optional.ofNullable(pod.getStatus().getInitContainerStatuses()).stream()
+                                .flatMap(List::stream),
+                        Optional.ofNullable(pod.getStatus().getContainerStatuses()).stream()
+                                .flatMap(List::stream))
+                .toList();
+    }
+
+    private static Optional<Container> container(Pod pod, String name) {
+        if (pod.getSpec() == null) {
+            return Optional.empty();
+        }
+        return Stream.concat(
+                        Optional.ofNullable(pod.getSpec().getInitContainers()).stream()
+                                .flatMap(List::stream),
+                        Optional.ofNullable(pod.getSpec().getContainers()).stream()
+                                .flatMap(List::stream))
+                .filter(c -> name.equals(c.getName()))
+                .findFirst();
+    }
+
+    private static Optional<String> memoryLimit(Container container) {
+        if (container.getResources() == null || container.getResources().getLimits() == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(container.getResources().getLimits().get("memory"))
+                .map(Quantity::toString);
+    }
+
+    /** The end of a multi-line message on one line: where a crashing process writes its error. */
+    static String tail(String message) {
+        String line = oneLine(message);
+        return line.length() <= TERMINATION_MESSAGE_TAIL
+                ? line
+                : "..." + line.substring(line.length() - TERMINATION_MESSAGE_TAIL);
+    }
+
+    private static String oneLine(String message) {
+        return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", " | ");
+    }
+}

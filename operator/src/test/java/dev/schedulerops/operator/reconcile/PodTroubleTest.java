@@ -1,0 +1,275 @@
+package dev.schedulerops.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class PodTroubleTest {
+    private static final String FIELD = "spec.extender.resources";
+
+    private static PodBuilder pod(String name, String created) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withCreationTimestamp(created)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("extender")
+                .withImage("registry.example.com/extender:9.9")
+                .withNewResources()
+                .withLimits(Map.of("memory", new Quantity("64Mi")))
+                .endResources()
+                .endContainer()
+                .endSpec();
+    }
+
+    private static Pod withStatus(PodBuilder pod, ContainerStatus status) {
+        return pod.withNewStatus().withContainerStatuses(status).endStatus().build();
+    }
+
+    private static ContainerStatusBuilder status() {
+        return new ContainerStatusBuilder().withName("extender").withRestartCount(3);
+    }
+
+    private static Optional<PodTrouble> troubleOf(Pod... pods) {
+        return PodTrouble.of(List.of(pods), FIELD);
+    }
+
+    @Test
+    void bothImagePullWaitingReasonsAreOneReasonNamingTheImage() {
+        for (String waiting : List.of("ErrImagePull", "ImagePullBackOff")) {
+            Pod pod = withStatus(
+                    pod("p-1", "2026-11-23T10:00:00Z"),
+                    status().withNewState()
+                            .withNewWaiting()
+                            .withReason(waiting)
+                            .withMessage("rpc error: " + waiting)
+                            .endWaiting()
+                            .endState()
+                            .build());
+
+            PodTrouble trouble = troubleOf(pod).orElseThrow();
+
+            assertThat(trouble.reason()).isEqualTo("ImagePullBackOff");
+            assertThat(trouble.message())
+                    .contains("container extender of pod p-1", "registry.example.com/extender:9.9", "imagePullSecrets")
+                    .as("the same words on every kubelet retry")
+                    .doesNotContain(waiting);
+        }
+    }
+
+    @Test
+    void aCrashLoopQuotesTheEndOfTheLastTerminationMessageAndTheExitCode() {
+        String log = "I1123 starting\nE1123 couldn't create scheduler: invalid plugin config\n";
+        Pod pod = withStatus(
+                pod("p-1", "2026-11-23T10:00:00Z"),
+                status().withNewState()
+                        .withNewWaiting()
+                        .withReason("CrashLoopBackOff")
+                        .withMessage("back-off 40s restarting failed container")
+                        .endWaiting()
+                        .endState()
+                        .withNewLastState()
+                        .withNewTerminated()
+                        .withExitCode(1)
+                        .withReason("Error")
+                        .withMessage(log)
+                        .endTerminated()
+                        .endLastState()
+                        .build());
+
+        PodTrouble trouble = troubleOf(pod).orElseThrow();
+
+        assertThat(trouble.reason()).isEqualTo("CrashLoopBackOff");
+        assertThat(trouble.message())
+                .contains("exit code 1 (Error)")
+                .contains("I1123 starting | E1123 couldn't create scheduler: invalid plugin config")
+                .doesNotContain("back-off 40s", "\n");
+    }
+
+    @Test
+    void aCrashLoopSaysTheSameWhileWaitingJustExitedOrRunningAgainBriefly() {
+        ContainerStatusBuilder crashed = status().withReady(false)
+                .withNewLastState()
+                .withNewTerminated()
+                .withExitCode(2)
+                .withMessage("fatal: no config")
+                .endTerminated()
+                .endLastState();
+        Pod waiting = withStatus(
+                pod("p-1", "2026-11-23T10:00:00Z"),
+                new ContainerStatusBuilder(crashed.build())
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason("CrashLoopBackOff")
+                        .endWaiting()
+                        .endState()
+                        .build());
+        Pod runningAgain = withStatus(
+                pod("p-1", "2026-11-23T10:00:00Z"),
+                new ContainerStatusBuilder(crashed.build())
+                        .withNewState()
+                        .withNewRunning()
+                        .endRunning()
+                        .endState()
+                        .build());
+        Pod justExited = withStatus(
+                pod("p-1", "2026-11-23T10:00:00Z"),
+                status().withReady(false)
+                        .withNewState()
+                        .withNewTerminated()
+                        .withExitCode(2)
+                        .withMessage("fatal: no config")
+                        .endTerminated()
+                        .endState()
+                        .build());
+
+        assertThat(List.of(troubleOf(waiting), troubleOf(runningAgain), troubleOf(justExited)))
+                .allSatisfy(t -> assertThat(t).contains(troubleOf(waiting).orElseThrow()));
+        assertThat(troubleOf(waiting).orElseThrow().message()).contains("exit code 2", "fatal: no config");
+    }
+
+    @Test
+    void aReadyContainerThatOnceExitedIsNoTrouble() {
+        Pod recovered = withStatus(
+                pod("p-1", "2026-11-23T10:00:00Z"),
+                status().withReady(true)
+                        .withNewState()
+                        .withNewRunning()
+                        .endRunning()
+                        .endState()
+                        .withNewLastState()
+                        .withNewTerminated()
+                        .withExitCode(1)
+                        .endTerminated()
+                        .endLastState()
+                        .build());
+
+        assertThat(troubleOf(recovered)).isEmpty();
+    }
+
+    @Test
+    void aLongTerminationMessageKeepsItsEnd() {
+        String log = "x".repeat(5000) + " the error at the end";
+
+        String kept = PodTrouble.tail(log);
+
+        assertThat(kept)
+                .hasSize(PodTrouble.TERMINATION_MESSAGE_TAIL + 3)
+                .startsWith("...")
+                .endsWith("at the end");
+    }
+
+    @Test
+    void anOomKillWinsOverTheCrashLoopItCausesAndNamesTheLimitAndTheField() {
+        Pod pod = withStatus(
+                pod("p-1", "2026-11-23T10:00:00Z"),
+                status().withNewState()
+                        .withNewWaiting()
+                        .withReason("CrashLoopBackOff")
+                        .endWaiting()
+                        .endState()
+                        .withNewLastState()
+                        .withNewTerminated()
+                        .withExitCode(137)
+                        .withReason("OOMKilled")
+                        .endTerminated()
+                        .endLastState()
+                        .build());
+
+        PodTrouble trouble = troubleOf(pod).orElseThrow();
+
+        assertThat(trouble.reason()).isEqualTo("OOMKilled");
+        assertThat(trouble.message()).contains("64Mi", "spec.extender.resources.limits.memory");
+    }
+
+    @Test
+    void anUnschedulablePodGivesTheSchedulersMessage() {
+        Pod pod = pod("p-1", "2026-11-23T10:00:00Z")
+                .withNewStatus()
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("False")
+                .withReason("Unschedulable")
+                .withMessage("0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.")
+                .endCondition()
+                .endStatus()
+                .build();
+
+        PodTrouble trouble = troubleOf(pod).orElseThrow();
+
+        assertThat(trouble.reason()).isEqualTo("Unschedulable");
+        assertThat(trouble.message()).contains("3 node(s) didn't match Pod's node affinity/selector");
+    }
+
+    @Test
+    void aMissingSecretOrConfigMapIsAContainerConfigError() {
+        Pod pod = withStatus(
+                pod("p-1", "2026-11-23T10:00:00Z"),
+                status().withNewState()
+                        .withNewWaiting()
+                        .withReason("CreateContainerConfigError")
+                        .withMessage("secret \"p-extender-tls\" not found")
+                        .endWaiting()
+                        .endState()
+                        .build());
+
+        assertThat(troubleOf(pod).orElseThrow().message()).contains("secret \"p-extender-tls\" not found");
+    }
+
+    @Test
+    void aStartingOrRunningPodIsNoTrouble() {
+        Pod creating = withStatus(
+                pod("p-1", "2026-11-23T10:00:00Z"),
+                status().withNewState()
+                        .withNewWaiting()
+                        .withReason("ContainerCreating")
+                        .endWaiting()
+                        .endState()
+                        .build());
+        Pod running = withStatus(
+                pod("p-2", "2026-11-23T10:00:00Z"),
+                status().withNewState().withNewRunning().endRunning().endState().build());
+        Pod noStatus = pod("p-3", "2026-11-23T10:00:00Z").build();
+
+        assertThat(troubleOf(creating, running, noStatus)).isEmpty();
+    }
+
+    @Test
+    void theNewestTroubledPodSpeaksAndTerminatingPodsAreIgnored() {
+        ContainerStatus pulling = status().withNewState()
+                .withNewWaiting()
+                .withReason("ImagePullBackOff")
+                .endWaiting()
+                .endState()
+                .build();
+        ContainerStatus crashing = status().withNewState()
+                .withNewWaiting()
+                .withReason("CrashLoopBackOff")
+                .endWaiting()
+                .endState()
+                .build();
+        Pod old = withStatus(pod("old", "2026-11-23T09:00:00Z"), crashing);
+        Pod newer = withStatus(pod("new", "2026-11-23T10:00:00Z"), pulling);
+        Pod terminating = withStatus(
+                pod("going", "2026-11-23T11:00:00Z")
+                        .editMetadata()
+                        .withDeletionTimestamp("2026-11-23T11:05:00Z")
+                        .endMetadata(),
+                crashing);
+
+        PodTrouble trouble = troubleOf(old, terminating, newer).orElseThrow();
+
+        assertThat(trouble.pod()).isEqualTo("new");
+        assertThat(trouble.reason()).isEqualTo("ImagePullBackOff");
+    }
+}
