@@ -49,6 +49,14 @@ public final class Defaults {
     /** Most entries of a component's nodeSelector, tolerations, podLabels and podAnnotations. */
     public static final int MAX_PLACEMENT_ENTRIES = 32;
 
+    /** The extender's heap as a percentage of its memory limit, and the bounds of spec.extender.jvm. */
+    public static final int MAX_RAM_PERCENTAGE = 75;
+
+    public static final int MIN_MAX_RAM_PERCENTAGE = 10;
+    public static final int MAX_MAX_RAM_PERCENTAGE = 90;
+    public static final int MAX_JVM_OPTIONS = 16;
+    public static final int MAX_JVM_OPTION_LENGTH = 256;
+
     /** A scheduler name: a lowercase DNS subdomain (the length limit of 253 is checked apart). */
     /** The cluster's main scheduler: no profile may take its name; the operator's own pods use it. */
     public static final String DEFAULT_SCHEDULER = "default-scheduler";

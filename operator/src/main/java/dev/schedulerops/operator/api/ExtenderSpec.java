@@ -54,6 +54,9 @@ public class ExtenderSpec extends PodPlacementSpec {
     @JsonPropertyDescription("TLS between kube-scheduler and the extender. Defaults to mode Mutual.")
     private TlsSpec tls;
 
+    @JsonPropertyDescription("The extender JVM's heap size and extra options (JAVA_TOOL_OPTIONS).")
+    private JvmSpec jvm;
+
     @JsonPropertyDescription("Who may reach the extender's health and metrics port (8081, plain HTTP, no verb), as"
             + " NetworkPolicy peers. Unset means from anywhere. The verb port admits only this profile's scheduler"
             + " pods whatever this says.")
@@ -114,6 +117,14 @@ public class ExtenderSpec extends PodPlacementSpec {
 
     public void setManagedResources(List<ManagedResource> managedResources) {
         this.managedResources = managedResources;
+    }
+
+    public JvmSpec getJvm() {
+        return jvm;
+    }
+
+    public void setJvm(JvmSpec jvm) {
+        this.jvm = jvm;
     }
 
     public TlsSpec getTls() {

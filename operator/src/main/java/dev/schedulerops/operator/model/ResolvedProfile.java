@@ -2,6 +2,7 @@ package dev.schedulerops.operator.model;
 
 import dev.schedulerops.operator.api.Defaults;
 import dev.schedulerops.operator.api.ExtenderSpec;
+import dev.schedulerops.operator.api.JvmSpec;
 import dev.schedulerops.operator.api.LeaderElectionSpec;
 import dev.schedulerops.operator.api.ManagedResource;
 import dev.schedulerops.operator.api.PluginConfig;
@@ -44,7 +45,8 @@ public record ResolvedProfile(
             List<ManagedResource> managedResources,
             TlsMode tls,
             Optional<List<NetworkPolicyPeer>> metricsFrom,
-            Placement placement) {}
+            Placement placement,
+            String javaToolOptions) {}
 
     public record Scheduler(
             int replicas,
@@ -107,8 +109,20 @@ public record ResolvedProfile(
                                 ? Defaults.TLS_MODE
                                 : ext.getTls().getMode(),
                         Optional.ofNullable(ext.getMetricsFrom()).map(List::copyOf),
-                        Placement.of(spec.getExtender())),
+                        Placement.of(spec.getExtender()),
+                        javaToolOptions(ext.getJvm())),
                 Scheduler.of(spec.getScheduler()));
+    }
+
+    /** JAVA_TOOL_OPTIONS of the extender: the heap percentage, then the user's options in their order. */
+    static String javaToolOptions(JvmSpec jvm) {
+        JvmSpec spec = jvm == null ? new JvmSpec() : jvm;
+        StringBuilder options = new StringBuilder("-XX:MaxRAMPercentage=")
+                .append(or(spec.getMaxRAMPercentage(), Defaults.MAX_RAM_PERCENTAGE));
+        if (spec.getOptions() != null) {
+            spec.getOptions().forEach(option -> options.append(' ').append(option));
+        }
+        return options.toString();
     }
 
     public boolean has(Verb verb) {

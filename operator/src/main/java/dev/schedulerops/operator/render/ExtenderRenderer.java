@@ -142,7 +142,7 @@ final class ExtenderRenderer {
         }
         env.add(new EnvVar("SCHEDULEROPS_NODE_CACHE", Boolean.toString(p.extenderNeedsNodeCache()), null));
         env.add(new EnvVar("SCHEDULEROPS_LOG_FORMAT", "json", null));
-        env.add(new EnvVar("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75", null));
+        env.add(new EnvVar("JAVA_TOOL_OPTIONS", p.extender().javaToolOptions(), null));
         return env;
     }
 

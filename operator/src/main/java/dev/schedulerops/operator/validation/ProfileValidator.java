@@ -126,6 +126,9 @@ public final class ProfileValidator {
         }
         if (spec.getExtender() != null) {
             nullItems(spec.getExtender().getManagedResources(), "spec.extender.managedResources", errors);
+            if (spec.getExtender().getJvm() != null) {
+                nullItems(spec.getExtender().getJvm().getOptions(), "spec.extender.jvm.options", errors);
+            }
         }
         placementNullItems(spec.getExtender(), "spec.extender", errors);
         placementNullItems(spec.getScheduler(), "spec.scheduler", errors);
@@ -196,6 +199,15 @@ public final class ProfileValidator {
             return;
         }
         PlacementRules.validate("spec.extender", ext, errors);
+        if (ext.getJvm() != null) {
+            range(
+                    errors,
+                    "spec.extender.jvm.maxRAMPercentage",
+                    ext.getJvm().getMaxRAMPercentage(),
+                    Defaults.MIN_MAX_RAM_PERCENTAGE,
+                    Defaults.MAX_MAX_RAM_PERCENTAGE);
+            JvmRules.validate("spec.extender.jvm.options", ext.getJvm().getOptions(), errors);
+        }
         range(
                 errors,
                 "spec.extender.replicas",

@@ -346,7 +346,20 @@ class ProfileRendererTest {
                 .containsEntry("SCHEDULEROPS_TLS_MODE", "mutual")
                 .containsEntry("SCHEDULEROPS_TLS_CERT_FILE", "/etc/schedulerops/tls/tls.crt")
                 .containsEntry("SCHEDULEROPS_TLS_KEY_FILE", "/etc/schedulerops/tls/tls.key")
-                .containsEntry("SCHEDULEROPS_TLS_CLIENT_CA_FILE", "/etc/schedulerops/tls/client-ca.crt");
+                .containsEntry("SCHEDULEROPS_TLS_CLIENT_CA_FILE", "/etc/schedulerops/tls/client-ca.crt")
+                .containsEntry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75");
+    }
+
+    @Test
+    void jvmSettingsRollOnlyTheExtenderWithTheHeapFirstAndTheOptionsInOrder() {
+        DesiredState before = render("labelKey: k");
+        DesiredState after =
+                render("labelKey: k\nextender:\n  jvm: {maxRAMPercentage: 50, options: [-XX:+UseSerialGC, -Xss512k]}");
+        Map<String, String> env = podSpec(after.extenderDeployment()).getContainers().get(0).getEnv().stream()
+                .collect(Collectors.toMap(e -> e.getName(), e -> e.getValue()));
+
+        assertThat(env).containsEntry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=50 -XX:+UseSerialGC -Xss512k");
+        assertThat(after.schedulerStage()).isEqualTo(before.schedulerStage());
     }
 
     @Test

@@ -1,0 +1,66 @@
+package dev.schedulerops.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.List;
+
+/** The extender JVM: heap as a fraction of the container's memory limit, and extra options. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class JvmSpec {
+    /** Option prefixes refused: they load code into the extender or open a debugger port. */
+    public static final List<String> REFUSED_PREFIXES =
+            List.of("-javaagent", "-agentlib", "-agentpath", "-Xrun", "-XX:VMOptionsFile", "-XX:Flags");
+
+    /** The CEL rule on options; JvmRules repeats it in Java and JvmRulesTest keeps the two in step. */
+    public static final String OPTIONS_RULE =
+            "self.all(o, size(o) <= " + Defaults.MAX_JVM_OPTION_LENGTH + " && o.startsWith('-') && !o.contains(' ')"
+                    + " && !o.contains('\\t') && !o.contains('\\n') && !o.contains('\"') && !o.contains(\"'\"))";
+
+    public static final String REFUSED_RULE = "self.all(o, !o.startsWith('-javaagent') && !o.startsWith('-agentlib')"
+            + " && !o.startsWith('-agentpath') && !o.startsWith('-Xrun') && !o.startsWith('-XX:VMOptionsFile')"
+            + " && !o.startsWith('-XX:Flags'))";
+
+    @JsonPropertyDescription("Maximum heap as a percentage of the container's memory limit (the JVM reads the limit"
+            + " from its cgroup), 10 to 90. Defaults to 75; the rest is for metaspace, thread stacks, code cache and"
+            + " direct buffers. Lower it when the limit is small.")
+    @Min(Defaults.MIN_MAX_RAM_PERCENTAGE)
+    @Max(Defaults.MAX_MAX_RAM_PERCENTAGE)
+    @Default("" + Defaults.MAX_RAM_PERCENTAGE)
+    private Integer maxRAMPercentage;
+
+    @JsonPropertyDescription("Extra JVM options after the heap setting, e.g. -XX:+UseSerialGC or -Xss512k. Each starts"
+            + " with '-', holds no whitespace or quotes and is at most 256 characters; -javaagent, -agentlib,"
+            + " -agentpath, -Xrun, -XX:VMOptionsFile and -XX:Flags are refused (they load code or open a debugger"
+            + " port). An option the JVM does not know stops the new extender pods at start: Ready then says"
+            + " CrashLoopBackOff with the JVM's message, and the running extender pods are kept (maxUnavailable 0).")
+    @Size(max = Defaults.MAX_JVM_OPTIONS)
+    @ValidationRule(
+            value = OPTIONS_RULE,
+            message = "each JVM option starts with '-', is at most 256 characters and holds no whitespace or quotes")
+    @ValidationRule(
+            value = REFUSED_RULE,
+            message = "JVM options may not load agents or option files: -javaagent, -agentlib, -agentpath, -Xrun,"
+                    + " -XX:VMOptionsFile and -XX:Flags are refused")
+    private List<String> options;
+
+    public Integer getMaxRAMPercentage() {
+        return maxRAMPercentage;
+    }
+
+    public void setMaxRAMPercentage(Integer maxRAMPercentage) {
+        this.maxRAMPercentage = maxRAMPercentage;
+    }
+
+    public List<String> getOptions() {
+        return options;
+    }
+
+    public void setOptions(List<String> options) {
+        this.options = options;
+    }
+}
