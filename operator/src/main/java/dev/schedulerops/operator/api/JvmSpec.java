@@ -16,11 +16,12 @@ public class JvmSpec {
     public static final List<String> REFUSED_PREFIXES =
             List.of("-javaagent", "-agentlib", "-agentpath", "-Xrun", "-XX:VMOptionsFile", "-XX:Flags");
 
-    /** The CEL rule on options; JvmRules repeats it in Java and JvmRulesTest keeps the two in step. */
-    public static final String OPTIONS_RULE =
-            "self.all(o, size(o) <= " + Defaults.MAX_JVM_OPTION_LENGTH + " && o.startsWith('-') && !o.contains(' ')"
-                    + " && !o.contains('\\t') && !o.contains('\\n') && !o.contains('\"') && !o.contains(\"'\"))";
+    /** The CEL rule on options (the schema bounds their length); JvmRules repeats it in Java. */
+    public static final String OPTIONS_RULE = "self.all(o, o.startsWith('-') && !o.contains(' ')"
+            + " && !o.contains('\\t') && !o.contains('\\n') && !o.contains('\\r') && !o.contains('\\f')"
+            + " && !o.contains('\\v') && !o.contains('\"') && !o.contains(\"'\"))";
 
+    /** The CEL rule on refused prefixes; JvmRulesTest keeps it in step with REFUSED_PREFIXES. */
     public static final String REFUSED_RULE = "self.all(o, !o.startsWith('-javaagent') && !o.startsWith('-agentlib')"
             + " && !o.startsWith('-agentpath') && !o.startsWith('-Xrun') && !o.startsWith('-XX:VMOptionsFile')"
             + " && !o.startsWith('-XX:Flags'))";
@@ -39,14 +40,12 @@ public class JvmSpec {
             + " port). An option the JVM does not know stops the new extender pods at start: Ready then says"
             + " CrashLoopBackOff with the JVM's message, and the running extender pods are kept (maxUnavailable 0).")
     @Size(max = Defaults.MAX_JVM_OPTIONS)
-    @ValidationRule(
-            value = OPTIONS_RULE,
-            message = "each JVM option starts with '-', is at most 256 characters and holds no whitespace or quotes")
+    @ValidationRule(value = OPTIONS_RULE, message = "each JVM option starts with '-' and holds no whitespace or quotes")
     @ValidationRule(
             value = REFUSED_RULE,
             message = "JVM options may not load agents or option files: -javaagent, -agentlib, -agentpath, -Xrun,"
                     + " -XX:VMOptionsFile and -XX:Flags are refused")
-    private List<String> options;
+    private List<@Size(max = Defaults.MAX_JVM_OPTION_LENGTH) String> options;
 
     public Integer getMaxRAMPercentage() {
         return maxRAMPercentage;

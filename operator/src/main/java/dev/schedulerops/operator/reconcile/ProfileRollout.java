@@ -4,6 +4,7 @@ import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.render.DesiredState;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.Objects;
@@ -87,6 +88,7 @@ final class ProfileRollout {
             Deployment watched,
             BiConsumer<Deployment, ResourceApplier.Applied> onRollout) {
         String watchedName = watched.getMetadata().getName();
+        retireDisruptionBudget(profile, stage, watched);
         Deployment result = null;
         for (HasMetadata object : stage) {
             ResourceApplier.Applied applied = applyAndAnnounce(profile, object);
@@ -99,6 +101,31 @@ final class ProfileRollout {
             }
         }
         return result;
+    }
+
+    /**
+     * A component's PodDisruptionBudget (named like its Deployment) exists only while it has more than one replica:
+     * when the stage no longer renders it, the one left from before is deleted, first, so that it never holds up a
+     * drain of the single pod.
+     */
+    private void retireDisruptionBudget(SchedulerProfile profile, List<HasMetadata> stage, Deployment watched) {
+        boolean rendered = stage.stream().anyMatch(object -> object instanceof PodDisruptionBudget);
+        if (rendered) {
+            return;
+        }
+        String name = watched.getMetadata().getName();
+        String namespace = watched.getMetadata().getNamespace();
+        try {
+            if (applier.deleteIfPresent(PodDisruptionBudget.class, namespace, name)) {
+                events.normal(
+                        profile,
+                        "Deleted",
+                        "Deleted PodDisruptionBudget " + namespace + "/" + name + ": the component has one replica");
+            }
+        } catch (KubernetesClientException e) {
+            throw new RefusedApply(
+                    new ApplyFailure("PodDisruptionBudget " + namespace + "/" + name, e.getCode(), e.getMessage(), e));
+        }
     }
 
     private ResourceApplier.Applied applyAndAnnounce(SchedulerProfile profile, HasMetadata object) {

@@ -5,8 +5,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +69,20 @@ public final class ResourceApplier {
             informers.wrote(before, after);
         }
         return applied;
+    }
+
+    /**
+     * Deletes an owned object the profile no longer renders, if the informer has it: a component's
+     * PodDisruptionBudget once its replicas drop back to 1. Returns whether there was one to delete.
+     */
+    public <R extends HasMetadata> boolean deleteIfPresent(Class<R> type, String namespace, String name) {
+        Optional<R> cached = informers.cached(type, new ResourceID(name, namespace));
+        if (cached.isEmpty()) {
+            return false;
+        }
+        client.resource(cached.get()).delete();
+        LOG.info("deleted {} {}", cached.get().getKind(), qualifiedName(cached.get()));
+        return true;
     }
 
     static OwnerReference ownerReference(SchedulerProfile owner) {

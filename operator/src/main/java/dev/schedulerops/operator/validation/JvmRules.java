@@ -32,11 +32,12 @@ final class JvmRules {
     }
 
     private static Optional<String> problem(String option) {
-        if (option.length() > Defaults.MAX_JVM_OPTION_LENGTH
-                || !option.startsWith("-")
+        if (option.length() > Defaults.MAX_JVM_OPTION_LENGTH) {
+            return Optional.of("may not be longer than " + Defaults.MAX_JVM_OPTION_LENGTH);
+        }
+        if (!option.startsWith("-")
                 || option.chars().anyMatch(c -> Character.isWhitespace(c) || c == '"' || c == '\'')) {
-            return Optional.of("each JVM option starts with '-', is at most " + Defaults.MAX_JVM_OPTION_LENGTH
-                    + " characters and holds no whitespace or quotes");
+            return Optional.of("each JVM option starts with '-' and holds no whitespace or quotes");
         }
         return JvmSpec.REFUSED_PREFIXES.stream()
                 .filter(option::startsWith)

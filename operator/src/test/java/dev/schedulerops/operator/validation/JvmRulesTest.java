@@ -42,7 +42,7 @@ class JvmRulesTest {
                         "{options: [UseSerialGC]}", "spec.extender.jvm.options[0]: Invalid value: \"UseSerialGC\""),
                 Arguments.of("{options: [\"-Dx=1 -javaagent:/a.jar\"]}", "holds no whitespace or quotes"),
                 Arguments.of("{options: [\"-Dx='a b'\"]}", "holds no whitespace or quotes"),
-                Arguments.of("{options: [\"-Dx=" + "y".repeat(300) + "\"]}", "at most 256 characters"),
+                Arguments.of("{options: [\"-Dx=" + "y".repeat(300) + "\"]}", "may not be longer than 256"),
                 Arguments.of("{options: [-javaagent:/tmp/a.jar]}", "-javaagent is refused"),
                 Arguments.of("{options: [-Xss1m, \"-agentlib:jdwp=transport=dt_socket\"]}", "options[1]"),
                 Arguments.of("{options: [-agentpath:/lib/a.so]}", "-agentpath is refused"),
