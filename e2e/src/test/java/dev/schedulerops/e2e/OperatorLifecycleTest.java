@@ -102,8 +102,13 @@ class OperatorLifecycleTest {
                 Duration.ofSeconds(10),
                 "no scheduler ConfigMap or Deployment while the extender is not Available",
                 () -> deployment("scheduler").isEmpty() && configMap().isEmpty());
-        Await.until(Duration.ofSeconds(30), "Ready=False WaitingForExtender", () -> readyReason()
-                .equals(Optional.of("WaitingForExtender")));
+        // The extender waits, and the profile says why: its pods' PodScheduled condition (PodTrouble).
+        Await.until(Duration.ofSeconds(30), "Ready=False Unschedulable", () -> readyReason()
+                .equals(Optional.of("Unschedulable")));
+        assertThat(condition(profile(), "Ready").orElseThrow().getMessage())
+                .startsWith("The extender cannot run: pod " + PROFILE + "-extender-")
+                .contains("Insufficient cpu");
+        assertThat(OperatorTests.warnings(client, namespace, PROFILE)).containsOnlyOnce("Unschedulable");
 
         patch(PROFILE, "{\"spec\":{\"extender\":{\"resources\":null}}}");
 
@@ -227,7 +232,8 @@ class OperatorLifecycleTest {
                                 .getMetadata()
                                 .getResourceVersion()
                                 .equals(configBefore.getMetadata().getResourceVersion()));
-        assertThat(readyReason()).contains("WaitingForExtender");
+        // The old extender pods still run; the new one that cannot be scheduled is what the profile reports.
+        assertThat(readyReason()).contains("Unschedulable");
 
         patch(PROFILE, "{\"spec\":{\"extender\":{\"resources\":null}}}");
 

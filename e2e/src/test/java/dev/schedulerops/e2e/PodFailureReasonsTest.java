@@ -131,6 +131,27 @@ class PodFailureReasonsTest {
                 .as("the extender runs; only the scheduler fails")
                 .contains("True");
         assertThat(warning("crash", "CrashLoopBackOff")).contains("kube-scheduler");
+
+        // Announced once: two more crashes later there is still one event (each crash changes the status message).
+        int restarts = schedulerRestarts("crash");
+        Await.until(DIAGNOSED, "two more scheduler restarts", () -> schedulerRestarts("crash") >= restarts + 2);
+        assertThat(warning("crash", "CrashLoopBackOff")).contains("kube-scheduler");
+    }
+
+    private int schedulerRestarts(String profile) {
+        return client
+                .pods()
+                .inNamespace(namespace)
+                .withLabel("app.kubernetes.io/instance", profile)
+                .list()
+                .getItems()
+                .stream()
+                .filter(p -> "scheduler".equals(p.getMetadata().getLabels().get("app.kubernetes.io/component")))
+                .filter(p -> p.getStatus().getContainerStatuses() != null)
+                .flatMap(p -> p.getStatus().getContainerStatuses().stream())
+                .mapToInt(c -> c.getRestartCount() == null ? 0 : c.getRestartCount())
+                .max()
+                .orElse(0);
     }
 
     @Test

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,9 +17,10 @@ import java.util.stream.Stream;
  * Why a component's pods do not run, read from their status the way a person would read {@code kubectl describe
  * pod}: the reason the profile's status and a Warning event give when a Deployment is not available.
  *
- * <p>The messages are built to stay the same while the failure does: no restart counts or timestamps of our own, and
- * kubelet's alternation between {@code ErrImagePull} and {@code ImagePullBackOff} is one reason. A status that
- * changed on every kubelet retry would patch the profile and announce an event each time.
+ * <p>The reasons are built to stay the same while the failure does: kubelet's alternation between {@code ErrImagePull}
+ * and {@code ImagePullBackOff} is one reason, and no restart counts go into a message. A crash loop's message quotes
+ * the end of the container's log, which may change with each crash (timestamps): the status is then patched once per
+ * kubelet back-off, and the Warning event is announced only when the reason changes.
  *
  * @param reason one of the {@code REASON_*} constants: the condition reason and the event reason
  * @param pod the pod the message is about
@@ -56,6 +56,7 @@ public record PodTrouble(String reason, String pod, String message) {
                 .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
                 .sorted(Comparator.comparing(
                                 (Pod pod) -> String.valueOf(pod.getMetadata().getCreationTimestamp()))
+                        .thenComparing(pod -> pod.getMetadata().getName())
                         .reversed())
                 .map(pod -> of(pod, resourcesField))
                 .flatMap(Optional::stream)
@@ -87,11 +88,10 @@ public record PodTrouble(String reason, String pod, String message) {
                         && "False".equals(c.getStatus())
                         && REASON_UNSCHEDULABLE.equals(c.getReason()))
                 .findFirst()
-                .map(PodCondition::getMessage)
-                .map(message -> new PodTrouble(
+                .map(condition -> new PodTrouble(
                         REASON_UNSCHEDULABLE,
                         name,
-                        "pod " + name + " cannot be scheduled: " + oneLine(message)
+                        "pod " + name + " cannot be scheduled: " + oneLine(condition.getMessage())
                                 + " (check the component's nodeSelector, affinity, tolerations and resources)"));
     }
 
@@ -106,7 +106,10 @@ public record PodTrouble(String reason, String pod, String message) {
                 status.getState() == null ? null : status.getState().getWaiting();
         String waitingReason = waiting == null ? null : waiting.getReason();
 
-        if (isOomKilled(now) || isOomKilled(last)) {
+        boolean ready = Boolean.TRUE.equals(status.getReady());
+        // A ready container's last termination is history (kubelet keeps it until the next one): only a container
+        // that is not ready now is in trouble.
+        if (isOomKilled(now) || (!ready && isOomKilled(last))) {
             return Optional.of(new PodTrouble(
                     REASON_OOM_KILLED,
                     pod,
@@ -117,10 +120,7 @@ public record PodTrouble(String reason, String pod, String message) {
         // A crashing container is waiting in CrashLoopBackOff, or has just exited, or runs again for a moment after
         // a restart: the termination it last had is the same in all three, so the message does not flap.
         ContainerStateTerminated crash = now != null ? now : last;
-        boolean crashed = crash != null
-                && crash.getExitCode() != null
-                && crash.getExitCode() != 0
-                && !Boolean.TRUE.equals(status.getReady());
+        boolean crashed = crash != null && crash.getExitCode() != null && crash.getExitCode() != 0 && !ready;
         if ("CrashLoopBackOff".equals(waitingReason) || crashed) {
             String exit = crash == null
                     ? "it keeps exiting"

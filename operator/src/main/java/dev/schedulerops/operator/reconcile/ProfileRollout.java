@@ -5,6 +5,7 @@ import dev.schedulerops.operator.render.DesiredState;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.Objects;
@@ -105,8 +106,7 @@ final class ProfileRollout {
 
     /**
      * A component's PodDisruptionBudget (named like its Deployment) exists only while it has more than one replica:
-     * when the stage no longer renders it, the one left from before is deleted, first, so that it never holds up a
-     * drain of the single pod.
+     * when the stage no longer renders it, the one left from before is deleted, as nothing renders it any more.
      */
     private void retireDisruptionBudget(SchedulerProfile profile, List<HasMetadata> stage, Deployment watched) {
         boolean rendered = stage.stream().anyMatch(object -> object instanceof PodDisruptionBudget);
@@ -123,8 +123,14 @@ final class ProfileRollout {
                         "Deleted PodDisruptionBudget " + namespace + "/" + name + ": the component has one replica");
             }
         } catch (KubernetesClientException e) {
-            throw new RefusedApply(
-                    new ApplyFailure("PodDisruptionBudget " + namespace + "/" + name, e.getCode(), e.getMessage(), e));
+            throw new RefusedApply(ApplyFailure.of(
+                    new PodDisruptionBudgetBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .withNamespace(namespace)
+                            .endMetadata()
+                            .build(),
+                    e));
         }
     }
 

@@ -77,12 +77,15 @@ public final class ResourceApplier {
      */
     public <R extends HasMetadata> boolean deleteIfPresent(Class<R> type, String namespace, String name) {
         Optional<R> cached = informers.cached(type, new ResourceID(name, namespace));
-        if (cached.isEmpty()) {
+        if (cached.isEmpty() || cached.get().getMetadata().getDeletionTimestamp() != null) {
             return false;
         }
-        client.resource(cached.get()).delete();
-        LOG.info("deleted {} {}", cached.get().getKind(), qualifiedName(cached.get()));
-        return true;
+        // Empty when it was already gone: the cache can lag behind our own earlier delete.
+        boolean deleted = !client.resource(cached.get()).delete().isEmpty();
+        if (deleted) {
+            LOG.info("deleted {} {}", cached.get().getKind(), qualifiedName(cached.get()));
+        }
+        return deleted;
     }
 
     static OwnerReference ownerReference(SchedulerProfile owner) {

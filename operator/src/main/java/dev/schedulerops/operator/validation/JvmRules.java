@@ -26,22 +26,23 @@ final class JvmRules {
                 continue; // reported by the null-item check
             }
             String at = path + "[" + i + "]";
+            // The API server counts characters (code points) for maxLength.
+            if (option.codePointCount(0, option.length()) > Defaults.MAX_JVM_OPTION_LENGTH) {
+                errors.add(at + ": Too long: may not be longer than " + Defaults.MAX_JVM_OPTION_LENGTH);
+                continue;
+            }
             problem(option)
                     .ifPresent(why -> errors.add(at + ": Invalid value: " + GoValues.shown(option) + ": " + why));
         }
     }
 
     private static Optional<String> problem(String option) {
-        if (option.length() > Defaults.MAX_JVM_OPTION_LENGTH) {
-            return Optional.of("may not be longer than " + Defaults.MAX_JVM_OPTION_LENGTH);
-        }
-        if (!option.startsWith("-")
-                || option.chars().anyMatch(c -> Character.isWhitespace(c) || c == '"' || c == '\'')) {
+        if (!option.startsWith("-") || option.chars().anyMatch(c -> JvmSpec.REFUSED_CHARACTERS.indexOf(c) >= 0)) {
             return Optional.of("each JVM option starts with '-' and holds no whitespace or quotes");
         }
         return JvmSpec.REFUSED_PREFIXES.stream()
                 .filter(option::startsWith)
                 .findFirst()
-                .map(prefix -> prefix + " is refused: JVM options may not load agents or option files");
+                .map(prefix -> JvmSpec.REFUSED_MESSAGE + " (found " + prefix + ")");
     }
 }

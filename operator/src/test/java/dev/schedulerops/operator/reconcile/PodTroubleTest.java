@@ -158,6 +158,28 @@ class PodTroubleTest {
     }
 
     @Test
+    void anOomKillLongAgoOfAReadyContainerIsNoTrouble() {
+        Pod recovered = withStatus(
+                pod("p-1", "2026-11-23T10:00:00Z"),
+                status().withReady(true)
+                        .withNewState()
+                        .withNewRunning()
+                        .endRunning()
+                        .endState()
+                        .withNewLastState()
+                        .withNewTerminated()
+                        .withExitCode(137)
+                        .withReason("OOMKilled")
+                        .endTerminated()
+                        .endLastState()
+                        .build());
+
+        assertThat(troubleOf(recovered))
+                .as("during an ordinary rollout the old, running pod is not reported")
+                .isEmpty();
+    }
+
+    @Test
     void aLongTerminationMessageKeepsItsEnd() {
         String log = "x".repeat(5000) + " the error at the end";
 
