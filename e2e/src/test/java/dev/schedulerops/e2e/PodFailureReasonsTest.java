@@ -6,6 +6,7 @@ import dev.schedulerops.e2e.OperatorLifecycleTest.OperatorTests;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.Crds;
 import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
@@ -49,7 +50,7 @@ class PodFailureReasonsTest {
     void start(Cluster cluster) throws java.io.IOException {
         RealNode.ensure();
         client = cluster.client();
-        OperatorTests.installCrd(client);
+        Crds.installWithKubectl(cluster);
         namespace = OperatorTests.createRestrictedNamespace(cluster, "failures");
         operator = OperatorRuntime.start(OperatorTests.operatorConfig(Map.of(), namespace), client);
     }

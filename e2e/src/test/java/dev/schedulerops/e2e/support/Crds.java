@@ -7,6 +7,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** The SchedulerProfile CRD as the build generated it into crds/, installed the one way every e2e test needs it. */
@@ -36,6 +38,31 @@ public final class Crds {
                 .forceConflicts()
                 .serverSideApply();
         return client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(NAME)
+                .waitUntilCondition(Crds::isEstablished, 60, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Installs crds/'s CRD as users do, {@code kubectl apply --server-side}, and waits until it is Established. For
+     * the real-node classes: they share a cluster with InClusterTest's {@code kubectl apply -k deploy/}, and with one
+     * field manager (kubectl's) neither apply conflicts with the other, whichever class runs first.
+     */
+    public static CustomResourceDefinition installWithKubectl(Cluster cluster) {
+        Commands.run(
+                        List.of(
+                                Commands.kubectl(),
+                                "--kubeconfig",
+                                cluster.kubeconfig().toString(),
+                                "apply",
+                                "--server-side",
+                                "-f",
+                                file().toString()),
+                        Duration.ofMinutes(1))
+                .requireSuccess("kubectl apply --server-side -f " + file());
+        return cluster.client()
+                .apiextensions()
                 .v1()
                 .customResourceDefinitions()
                 .withName(NAME)
