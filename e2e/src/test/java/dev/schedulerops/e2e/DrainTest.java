@@ -197,9 +197,6 @@ class DrainTest {
     }
 
     private Commands.Result kubectl(String... args) {
-        List<String> command = new ArrayList<>(
-                List.of(Commands.kubectl(), "--kubeconfig", cluster.kubeconfig().toString()));
-        command.addAll(List.of(args));
-        return Commands.run(command, Duration.ofMinutes(4));
+        return cluster.kubectl(args);
     }
 }

@@ -956,9 +956,7 @@ class InClusterTest {
     // --- tools ---------------------------------------------------------------------------------------------
 
     private Commands.Result kubectl(String... args) {
-        List<String> command = new ArrayList<>(List.of(kubectlPath(), "--kubeconfig", kubeconfig()));
-        command.addAll(List.of(args));
-        return Commands.run(command, Duration.ofMinutes(4));
+        return cluster.kubectl(args);
     }
 
     private static String kubectlPath() {

@@ -461,7 +461,9 @@ class OperatorLifecycleTest {
     }
 
     static Optional<Condition> condition(SchedulerProfile profile, String type) {
-        if (profile == null || profile.getStatus() == null) {
+        if (profile == null
+                || profile.getStatus() == null
+                || profile.getStatus().getConditions() == null) {
             return Optional.empty();
         }
         return profile.getStatus().getConditions().stream()
@@ -549,7 +551,8 @@ class OperatorLifecycleTest {
                     .toList();
         }
 
-        private static Stream<Event> events(KubernetesClient client, String namespace, String profile) {
+        /** The events on a profile, oldest first as the API server lists them. */
+        static Stream<Event> events(KubernetesClient client, String namespace, String profile) {
             return client.v1().events().inNamespace(namespace).list().getItems().stream()
                     .filter(e ->
                             SchedulerProfile.KIND.equals(e.getInvolvedObject().getKind())

@@ -9,6 +9,7 @@ import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.Crds;
 import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
@@ -128,7 +129,8 @@ class PodFailureReasonsTest {
         assertThat(ready.getMessage())
                 .startsWith("The scheduler cannot run: container kube-scheduler of pod crash-scheduler-")
                 .contains("its last termination message:", "kube-scheduler");
-        assertThat(condition(profile("crash"), "ExtenderAvailable").map(Condition::getStatus))
+        assertThat(OperatorLifecycleTest.condition(profile("crash"), "ExtenderAvailable")
+                        .map(Condition::getStatus))
                 .as("the extender runs; only the scheduler fails")
                 .contains("True");
         assertThat(warning("crash", "CrashLoopBackOff")).contains("kube-scheduler");
@@ -140,14 +142,9 @@ class PodFailureReasonsTest {
     }
 
     private int schedulerRestarts(String profile) {
-        return client
-                .pods()
-                .inNamespace(namespace)
-                .withLabel("app.kubernetes.io/instance", profile)
-                .list()
-                .getItems()
-                .stream()
-                .filter(p -> "scheduler".equals(p.getMetadata().getLabels().get("app.kubernetes.io/component")))
+        return client.pods().inNamespace(namespace).withLabel(Labels.INSTANCE, profile).list().getItems().stream()
+                .filter(p -> Labels.COMPONENT_SCHEDULER.equals(
+                        p.getMetadata().getLabels().get(Labels.COMPONENT)))
                 .filter(p -> p.getStatus().getContainerStatuses() != null)
                 .flatMap(p -> p.getStatus().getContainerStatuses().stream())
                 .mapToInt(c -> c.getRestartCount() == null ? 0 : c.getRestartCount())
@@ -185,7 +182,7 @@ class PodFailureReasonsTest {
     private Condition awaitReadyReason(String name, String reason) {
         AtomicReference<Condition> seen = new AtomicReference<>();
         Await.until(DIAGNOSED, name + ": Ready=False with reason " + reason, () -> {
-            Optional<Condition> ready = condition(profile(name), "Ready");
+            Optional<Condition> ready = OperatorLifecycleTest.condition(profile(name), "Ready");
             ready.ifPresent(seen::set);
             return ready.filter(c -> "False".equals(c.getStatus()) && reason.equals(c.getReason()))
                     .isPresent();
@@ -195,27 +192,12 @@ class PodFailureReasonsTest {
         return seen.get();
     }
 
-    private static Optional<Condition> condition(SchedulerProfile profile, String type) {
-        if (profile == null
-                || profile.getStatus() == null
-                || profile.getStatus().getConditions() == null) {
-            return Optional.empty();
-        }
-        return profile.getStatus().getConditions().stream()
-                .filter(c -> type.equals(c.getType()))
-                .findFirst();
-    }
-
     /** The message of the one Warning event with this reason on the profile. */
     private String warning(String name, String reason) {
         AtomicReference<List<Event>> found = new AtomicReference<>(List.of());
         Await.until(Duration.ofSeconds(30), name + ": a Warning event " + reason, () -> {
-            found.set(client.v1().events().inNamespace(namespace).list().getItems().stream()
-                    .filter(e ->
-                            SchedulerProfile.KIND.equals(e.getInvolvedObject().getKind())
-                                    && name.equals(e.getInvolvedObject().getName())
-                                    && "Warning".equals(e.getType())
-                                    && reason.equals(e.getReason()))
+            found.set(OperatorTests.events(client, namespace, name)
+                    .filter(e -> "Warning".equals(e.getType()) && reason.equals(e.getReason()))
                     .toList());
             return !found.get().isEmpty();
         });

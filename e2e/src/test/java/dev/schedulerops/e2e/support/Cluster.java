@@ -71,6 +71,14 @@ public final class Cluster implements AutoCloseable {
         return shared.kubeconfig;
     }
 
+    /** Runs the built kubectl against this cluster (4 minutes at most); the caller checks the result. */
+    public Commands.Result kubectl(String... args) {
+        List<String> command = new ArrayList<>(
+                List.of(Commands.kubectl(), "--kubeconfig", kubeconfig().toString()));
+        command.addAll(List.of(args));
+        return Commands.run(command, Duration.ofMinutes(4));
+    }
+
     public Path binDir() {
         return shared.binaries.binDir();
     }

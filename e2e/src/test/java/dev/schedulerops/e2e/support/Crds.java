@@ -7,8 +7,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** The SchedulerProfile CRD as the build generated it into crds/, installed the one way every e2e test needs it. */
@@ -50,16 +48,7 @@ public final class Crds {
      * field manager (kubectl's) neither apply conflicts with the other, whichever class runs first.
      */
     public static CustomResourceDefinition installWithKubectl(Cluster cluster) {
-        Commands.run(
-                        List.of(
-                                Commands.kubectl(),
-                                "--kubeconfig",
-                                cluster.kubeconfig().toString(),
-                                "apply",
-                                "--server-side",
-                                "-f",
-                                file().toString()),
-                        Duration.ofMinutes(1))
+        cluster.kubectl("apply", "--server-side", "-f", file().toString())
                 .requireSuccess("kubectl apply --server-side -f " + file());
         return cluster.client()
                 .apiextensions()

@@ -14,10 +14,15 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 public record ApplyFailure(String object, int code, String reason, KubernetesClientException cause) {
 
     static ApplyFailure of(HasMetadata object, KubernetesClientException e) {
+        return of(object.getKind(), ResourceApplier.qualifiedName(object), e);
+    }
+
+    /** @param qualifiedName "namespace/name", or the name of a cluster-scoped object */
+    static ApplyFailure of(String kind, String qualifiedName, KubernetesClientException e) {
         String reason = e.getStatus() != null && e.getStatus().getMessage() != null
                 ? e.getStatus().getMessage()
                 : e.getMessage();
-        return new ApplyFailure(object.getKind() + " " + ResourceApplier.qualifiedName(object), e.getCode(), reason, e);
+        return new ApplyFailure(kind + " " + qualifiedName, e.getCode(), reason, e);
     }
 
     /** What the status condition and the event say. */

@@ -71,12 +71,13 @@ public final class OwnedInformers {
                 .withLabelSelector(MANAGED_SELECTOR)
                 .withOnUpdateFilter((newPod, oldPod) -> !Objects.equals(newPod.getStatus(), oldPod.getStatus()))
                 .withSecondaryToPrimaryMapper(OwnedInformers::profileOf);
-        if (watched.isEmpty()) {
-            builder.withWatchAllNamespaces();
-        } else {
-            builder.withNamespaces(watched.get());
-        }
-        return new InformerEventSource<>(builder.build(), context);
+        return new InformerEventSource<>(in(builder, watched).build(), context);
+    }
+
+    /** The builder set to watch {@code namespaces}, or all namespaces when empty. */
+    private static <R extends HasMetadata> InformerEventSourceConfiguration.Builder<R> in(
+            InformerEventSourceConfiguration.Builder<R> builder, Optional<Set<String>> namespaces) {
+        return namespaces.isEmpty() ? builder.withWatchAllNamespaces() : builder.withNamespaces(namespaces.get());
     }
 
     public static OwnedInformers create(EventSourceContext<SchedulerProfile> context) {
@@ -92,12 +93,7 @@ public final class OwnedInformers {
                 .withName(type.getSimpleName().toLowerCase(Locale.ROOT))
                 .withLabelSelector(MANAGED_SELECTOR)
                 .withSecondaryToPrimaryMapper(OwnedInformers::profileOf);
-        if (namespaces.isEmpty()) {
-            builder.withWatchAllNamespaces();
-        } else {
-            builder.withNamespaces(namespaces.get());
-        }
-        return new InformerEventSource<>(builder.build(), context);
+        return new InformerEventSource<>(in(builder, namespaces).build(), context);
     }
 
     /** The namespaces the controller watches, or empty when it watches all of them. */

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -70,13 +69,11 @@ public record PodTrouble(String reason, String pod, String message) {
         if (unschedulable.isPresent()) {
             return unschedulable;
         }
-        List<PodTrouble> found = new ArrayList<>();
-        for (ContainerStatus status : containerStatuses(pod)) {
-            container(pod, status.getName())
-                    .flatMap(container -> ofContainer(name, container, status, resourcesField))
-                    .ifPresent(found::add);
-        }
-        return found.stream().min(Comparator.comparingInt(t -> precedence(t.reason())));
+        return containerStatuses(pod).stream()
+                .flatMap(status -> container(pod, status.getName())
+                        .flatMap(container -> ofContainer(name, container, status, resourcesField))
+                        .stream())
+                .min(Comparator.comparingInt(t -> precedence(t.reason())));
     }
 
     private static Optional<PodTrouble> unschedulable(Pod pod, String name) {
@@ -170,11 +167,7 @@ public record PodTrouble(String reason, String pod, String message) {
         if (pod.getStatus() == null) {
             return List.of();
         }
-        return Stream.concat(
-                        Optional.ofNullable(pod.getStatus().getInitContainerStatuses()).stream()
-                                .flatMap(List::stream),
-                        Optional.ofNullable(pod.getStatus().getContainerStatuses()).stream()
-                                .flatMap(List::stream))
+        return both(pod.getStatus().getInitContainerStatuses(), pod.getStatus().getContainerStatuses())
                 .toList();
     }
 
@@ -182,13 +175,14 @@ public record PodTrouble(String reason, String pod, String message) {
         if (pod.getSpec() == null) {
             return Optional.empty();
         }
-        return Stream.concat(
-                        Optional.ofNullable(pod.getSpec().getInitContainers()).stream()
-                                .flatMap(List::stream),
-                        Optional.ofNullable(pod.getSpec().getContainers()).stream()
-                                .flatMap(List::stream))
+        return both(pod.getSpec().getInitContainers(), pod.getSpec().getContainers())
                 .filter(c -> name.equals(c.getName()))
                 .findFirst();
+    }
+
+    /** Init containers' entries, then the containers', either list possibly null. */
+    private static <T> Stream<T> both(List<T> init, List<T> main) {
+        return Stream.of(init, main).filter(list -> list != null).flatMap(List::stream);
     }
 
     private static Optional<String> memoryLimit(Container container) {

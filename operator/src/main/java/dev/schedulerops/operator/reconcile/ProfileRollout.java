@@ -5,7 +5,6 @@ import dev.schedulerops.operator.render.DesiredState;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.Objects;
@@ -123,14 +122,7 @@ final class ProfileRollout {
                         "Deleted PodDisruptionBudget " + namespace + "/" + name + ": the component has one replica");
             }
         } catch (KubernetesClientException e) {
-            throw new RefusedApply(ApplyFailure.of(
-                    new PodDisruptionBudgetBuilder()
-                            .withNewMetadata()
-                            .withName(name)
-                            .withNamespace(namespace)
-                            .endMetadata()
-                            .build(),
-                    e));
+            throw new RefusedApply(ApplyFailure.of("PodDisruptionBudget", namespace + "/" + name, e));
         }
     }
 

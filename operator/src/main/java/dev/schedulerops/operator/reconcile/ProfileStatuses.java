@@ -7,6 +7,7 @@ import dev.schedulerops.operator.render.DesiredState;
 import dev.schedulerops.operator.render.RenderResult;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -65,8 +66,8 @@ public final class ProfileStatuses {
      * @param applyFailure the apply the API server refused in this reconcile, if any
      * @param extender the extender Deployment as it is now, or null
      * @param scheduler the scheduler Deployment as it is now, or null
-     * @param extenderTrouble why the extender's pods do not run, if their status says
-     * @param schedulerTrouble why the scheduler's pods do not run, if their status says
+     * @param extenderPods the extender's pods as the informer has them: their status says why it is not available
+     * @param schedulerPods the scheduler's pods, likewise
      */
     public record Observation(
             long generation,
@@ -77,31 +78,8 @@ public final class ProfileStatuses {
             Deployment extender,
             Deployment scheduler,
             int labelledNodes,
-            Optional<PodTrouble> extenderTrouble,
-            Optional<PodTrouble> schedulerTrouble) {
-
-        /** An observation in which no pod shows a failure. */
-        public Observation(
-                long generation,
-                String schedulerName,
-                RenderResult rendered,
-                Optional<SchedulerNameConflicts.Conflict> conflict,
-                Optional<ApplyFailure> applyFailure,
-                Deployment extender,
-                Deployment scheduler,
-                int labelledNodes) {
-            this(
-                    generation,
-                    schedulerName,
-                    rendered,
-                    conflict,
-                    applyFailure,
-                    extender,
-                    scheduler,
-                    labelledNodes,
-                    Optional.empty(),
-                    Optional.empty());
-        }
+            List<Pod> extenderPods,
+            List<Pod> schedulerPods) {
 
         /** What the profile rolls out; empty when it does not render or is refused. */
         Optional<DesiredState> desired() {
@@ -144,6 +122,11 @@ public final class ProfileStatuses {
         long generation = o.generation();
         boolean extenderAvailable = DeploymentReadiness.isAvailableAtCurrentGeneration(o.extender());
         boolean schedulerAvailable = DeploymentReadiness.isAvailableAtCurrentGeneration(o.scheduler());
+        // Only an unavailable Deployment's pods are read: during an ordinary rollout the old pods speak for nothing.
+        Optional<PodTrouble> extenderTrouble =
+                extenderAvailable ? Optional.empty() : PodTrouble.of(o.extenderPods(), "spec.extender.resources");
+        Optional<PodTrouble> schedulerTrouble =
+                schedulerAvailable ? Optional.empty() : PodTrouble.of(o.schedulerPods(), "spec.scheduler.resources");
 
         Condition configValid;
         Condition ready;
@@ -168,12 +151,12 @@ public final class ProfileStatuses {
                             REASON_APPLY_FAILED,
                             o.applyFailure().get().message(),
                             generation)
-                    : readyWhenValid(o, extenderAvailable, schedulerAvailable);
+                    : readyWhenValid(o, extenderAvailable, schedulerAvailable, extenderTrouble, schedulerTrouble);
         }
         Condition extender = availability(
-                EXTENDER_AVAILABLE, "extender", o.extender(), extenderAvailable, o.extenderTrouble(), generation);
+                EXTENDER_AVAILABLE, "extender", o.extender(), extenderAvailable, extenderTrouble, generation);
         Condition scheduler = availability(
-                SCHEDULER_AVAILABLE, "scheduler", o.scheduler(), schedulerAvailable, o.schedulerTrouble(), generation);
+                SCHEDULER_AVAILABLE, "scheduler", o.scheduler(), schedulerAvailable, schedulerTrouble, generation);
         List<Condition> conditions = new ArrayList<>(List.of(ready, extender, scheduler, configValid));
         o.desired()
                 .map(DesiredState::tlsMode)
@@ -213,10 +196,15 @@ public final class ProfileStatuses {
         };
     }
 
-    private static Condition readyWhenValid(Observation o, boolean extenderAvailable, boolean schedulerAvailable) {
+    private static Condition readyWhenValid(
+            Observation o,
+            boolean extenderAvailable,
+            boolean schedulerAvailable,
+            Optional<PodTrouble> extenderTrouble,
+            Optional<PodTrouble> schedulerTrouble) {
         long generation = o.generation();
-        if (!extenderAvailable && o.extenderTrouble().isPresent()) {
-            PodTrouble trouble = o.extenderTrouble().get();
+        if (extenderTrouble.isPresent()) {
+            PodTrouble trouble = extenderTrouble.get();
             return condition(
                     READY,
                     false,
@@ -244,8 +232,8 @@ public final class ProfileStatuses {
                     "Rolling out the scheduler with config hash " + desiredConfigHash,
                     generation);
         }
-        if (!schedulerAvailable && o.schedulerTrouble().isPresent()) {
-            PodTrouble trouble = o.schedulerTrouble().get();
+        if (schedulerTrouble.isPresent()) {
+            PodTrouble trouble = schedulerTrouble.get();
             return condition(
                     READY, false, trouble.reason(), "The scheduler cannot run: " + trouble.message(), generation);
         }

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles a SchedulerProfile into what {@link ProfileRenderer} says it becomes, in seven steps that read top to
- * bottom in {@link #reconcile}: observe (the Deployments and labelled nodes, from the informer caches), validate
+ * bottom in {@link #reconcile}: observe (the Deployments, their pods and the labelled nodes, from the informer caches), validate
  * (render, and refuse a schedulerName another profile holds), write the TLS Secrets ({@link ProfileTls}: their
  * hashes go into a second render, so new certificates roll the pods), apply stage 1, gate (the extender Deployment Available
  * at its current generation), apply stage 2 ({@link ProfileRollout} does those three), record the status
@@ -148,8 +148,8 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
                         result.extender(),
                         result.scheduler(),
                         labelledNodes,
-                        troubleOf(result.extender(), names, Labels.COMPONENT_EXTENDER, "spec.extender.resources"),
-                        troubleOf(result.scheduler(), names, Labels.COMPONENT_SCHEDULER, "spec.scheduler.resources")));
+                        informers.podsOf(names, Labels.COMPONENT_EXTENDER),
+                        informers.podsOf(names, Labels.COMPONENT_SCHEDULER)));
 
         if (result.failure().isPresent()) {
             throw result.failure().get().cause(); // JOSDK retries with backoff
@@ -179,15 +179,6 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     private ClusterFacts currentFacts() {
         OwnedInformers current = informers;
         return current == null ? facts : facts.withNodes(current.nodeCount());
-    }
-
-    /** Why the pods of an unavailable Deployment do not run; nothing is looked up while it is available. */
-    private Optional<PodTrouble> troubleOf(
-            Deployment deployment, Names names, String component, String resourcesField) {
-        if (deployment == null || DeploymentReadiness.isAvailableAtCurrentGeneration(deployment)) {
-            return Optional.empty();
-        }
-        return PodTrouble.of(informers.podsOf(names, component), resourcesField);
     }
 
     private Deployment cachedDeployment(String name, String namespace) {

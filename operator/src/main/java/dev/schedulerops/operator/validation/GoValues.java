@@ -79,4 +79,9 @@ final class GoValues {
         }
         return out.append('"').toString();
     }
+
+    /** The API server's message for a list or map above its maxItems or maxProperties. */
+    static String tooMany(String path, int count, int max, String unit) {
+        return path + ": Too many: " + count + ": must have at most " + max + " " + unit;
+    }
 }

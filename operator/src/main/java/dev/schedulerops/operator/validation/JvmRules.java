@@ -17,8 +17,7 @@ final class JvmRules {
             return;
         }
         if (options.size() > Defaults.MAX_JVM_OPTIONS) {
-            errors.add(path + ": Too many: " + options.size() + ": must have at most " + Defaults.MAX_JVM_OPTIONS
-                    + " items");
+            errors.add(GoValues.tooMany(path, options.size(), Defaults.MAX_JVM_OPTIONS, "items"));
         }
         for (int i = 0; i < options.size(); i++) {
             String option = options.get(i);

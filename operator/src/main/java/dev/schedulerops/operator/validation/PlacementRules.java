@@ -105,8 +105,7 @@ final class PlacementRules {
 
     private static void size(String path, Map<String, String> map, List<String> errors) {
         if (map != null && map.size() > Defaults.MAX_PLACEMENT_ENTRIES) {
-            errors.add(path + ": Too many: " + map.size() + ": must have at most " + Defaults.MAX_PLACEMENT_ENTRIES
-                    + " entries");
+            errors.add(GoValues.tooMany(path, map.size(), Defaults.MAX_PLACEMENT_ENTRIES, "entries"));
         }
     }
 

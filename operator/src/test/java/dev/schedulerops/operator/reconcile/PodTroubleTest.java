@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class PodTroubleTest {
     private static final String FIELD = "spec.extender.resources";
@@ -138,8 +140,10 @@ class PodTroubleTest {
         assertThat(troubleOf(waiting).orElseThrow().message()).contains("exit code 2", "fatal: no config");
     }
 
-    @Test
-    void aReadyContainerThatOnceExitedIsNoTrouble() {
+    /** The kubelet keeps a container's last termination until the next: once ready again, it is history. */
+    @ParameterizedTest(name = "last exit {0} ({1})")
+    @CsvSource({"1,", "137,OOMKilled"})
+    void aReadyContainerIsNoTroubleWhateverItsLastTermination(int exitCode, String reason) {
         Pod recovered = withStatus(
                 pod("p-1", "2026-11-23T10:00:00Z"),
                 status().withReady(true)
@@ -149,27 +153,8 @@ class PodTroubleTest {
                         .endState()
                         .withNewLastState()
                         .withNewTerminated()
-                        .withExitCode(1)
-                        .endTerminated()
-                        .endLastState()
-                        .build());
-
-        assertThat(troubleOf(recovered)).isEmpty();
-    }
-
-    @Test
-    void anOomKillLongAgoOfAReadyContainerIsNoTrouble() {
-        Pod recovered = withStatus(
-                pod("p-1", "2026-11-23T10:00:00Z"),
-                status().withReady(true)
-                        .withNewState()
-                        .withNewRunning()
-                        .endRunning()
-                        .endState()
-                        .withNewLastState()
-                        .withNewTerminated()
-                        .withExitCode(137)
-                        .withReason("OOMKilled")
+                        .withExitCode(exitCode)
+                        .withReason(reason)
                         .endTerminated()
                         .endLastState()
                         .build());

@@ -7,6 +7,8 @@ import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.render.DesiredState;
 import dev.schedulerops.operator.render.RenderResult;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -28,7 +30,9 @@ class ProfileStatusesTest {
                 Optional.empty(),
                 extender,
                 scheduler,
-                3);
+                3,
+                List.of(),
+                List.of());
     }
 
     static Condition condition(SchedulerProfileStatus status, String type) {
@@ -44,7 +48,9 @@ class ProfileStatusesTest {
                 Optional.empty(),
                 Deployments.available("p-extender"),
                 Deployments.schedulerWithHash("h1", true),
-                3);
+                3,
+                List.of(),
+                List.of());
     }
 
     @Test
@@ -113,8 +119,8 @@ class ProfileStatusesTest {
         assertThat(status.getConditions()).extracting(Condition::getType).doesNotContain("Stalled");
     }
 
-    static ProfileStatuses.Observation withTroubles(
-            ProfileStatuses.Observation o, Optional<PodTrouble> extender, Optional<PodTrouble> scheduler) {
+    static ProfileStatuses.Observation withPods(
+            ProfileStatuses.Observation o, List<Pod> extenderPods, List<Pod> schedulerPods) {
         return new ProfileStatuses.Observation(
                 o.generation(),
                 o.schedulerName(),
@@ -124,8 +130,35 @@ class ProfileStatusesTest {
                 o.extender(),
                 o.scheduler(),
                 o.labelledNodes(),
-                extender,
-                scheduler);
+                extenderPods,
+                schedulerPods);
+    }
+
+    /** A pod whose one container waits with {@code reason}, as the kubelet reports it. */
+    static Pod waiting(String pod, String container, String image, String reason) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(pod)
+                .withCreationTimestamp("2024-05-01T10:00:00Z")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName(container)
+                .withImage(image)
+                .endContainer()
+                .endSpec()
+                .withNewStatus()
+                .addNewContainerStatus()
+                .withName(container)
+                .withReady(false)
+                .withNewState()
+                .withNewWaiting()
+                .withReason(reason)
+                .endWaiting()
+                .endState()
+                .endContainerStatus()
+                .endStatus()
+                .build();
     }
 
     @Test
@@ -135,16 +168,15 @@ class ProfileStatusesTest {
                 .withAvailableReplicas(0)
                 .endStatus()
                 .build();
-        PodTrouble pull = new PodTrouble(
-                "ImagePullBackOff", "p-extender-1", "container extender of pod p-extender-1 cannot pull image x:1");
+        Pod pulling = waiting("p-extender-1", "extender", "x:1", "ImagePullBackOff");
 
         SchedulerProfileStatus status = ProfileStatuses.compute(
-                null, withTroubles(valid(unavailable, null, "h1"), Optional.of(pull), Optional.empty()), T0);
+                null, withPods(valid(unavailable, null, "h1"), List.of(pulling), List.of()), T0);
 
         Condition ready = condition(status, "Ready");
         assertThat(ready.getReason()).isEqualTo("ImagePullBackOff");
         assertThat(ready.getMessage())
-                .startsWith("The extender cannot run: container extender")
+                .startsWith("The extender cannot run: container extender of pod p-extender-1")
                 .contains("x:1");
         assertThat(condition(status, "ExtenderAvailable").getReason()).isEqualTo("ImagePullBackOff");
         assertThat(condition(status, "ExtenderAvailable").getMessage())
@@ -156,23 +188,26 @@ class ProfileStatusesTest {
 
     @Test
     void aSchedulerPodFailureIsTheReasonReadyGives() {
-        PodTrouble crash = new PodTrouble(
-                "CrashLoopBackOff",
-                "p-scheduler-1",
-                "container kube-scheduler of pod p-scheduler-1 is in CrashLoopBackOff");
+        Pod crashing = waiting("p-scheduler-1", "kube-scheduler", "ks:v1", "CrashLoopBackOff");
+        Pod pullingButAvailable = waiting("p-extender-9", "extender", "x:1", "ImagePullBackOff");
 
         SchedulerProfileStatus status = ProfileStatuses.compute(
                 null,
-                withTroubles(
+                withPods(
                         valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", false), "h1"),
-                        Optional.empty(),
-                        Optional.of(crash)),
+                        List.of(pullingButAvailable),
+                        List.of(crashing)),
                 T0);
 
         assertThat(condition(status, "Ready").getReason()).isEqualTo("CrashLoopBackOff");
-        assertThat(condition(status, "Ready").getMessage()).isEqualTo("The scheduler cannot run: " + crash.message());
+        assertThat(condition(status, "Ready").getMessage())
+                .isEqualTo("The scheduler cannot run: container kube-scheduler of pod p-scheduler-1 is in"
+                        + " CrashLoopBackOff: it keeps exiting");
         assertThat(condition(status, "SchedulerAvailable").getReason()).isEqualTo("CrashLoopBackOff");
         assertThat(condition(status, "ExtenderAvailable").getStatus()).isEqualTo("True");
+        assertThat(condition(status, "ExtenderAvailable").getReason())
+                .as("an available Deployment's pods are not read")
+                .isEqualTo("Available");
     }
 
     @Test
@@ -209,7 +244,9 @@ class ProfileStatusesTest {
                 Optional.empty(),
                 Deployments.available("p-extender"),
                 Deployments.schedulerWithHash("h1", true),
-                3);
+                3,
+                List.of(),
+                List.of());
 
         SchedulerProfileStatus status = ProfileStatuses.compute(before, invalid, T1);
 
@@ -241,7 +278,9 @@ class ProfileStatusesTest {
                 Optional.empty(),
                 null,
                 null,
-                0);
+                0,
+                List.of(),
+                List.of());
 
         SchedulerProfileStatus status = ProfileStatuses.compute(null, conflict, T0);
 
@@ -295,7 +334,9 @@ class ProfileStatusesTest {
                 Optional.of(failure),
                 o.extender(),
                 o.scheduler(),
-                o.labelledNodes());
+                o.labelledNodes(),
+                o.extenderPods(),
+                o.schedulerPods());
 
         SchedulerProfileStatus status = ProfileStatuses.compute(null, failed, T0);
 

@@ -333,11 +333,8 @@ class ProfileRendererTest {
 
     @Test
     void extenderIsConfiguredThroughItsEnvironment() {
-        Container c = podSpec(render("labelKey: example.com/tier\nextender:\n  nodeCacheCapable: false")
-                        .extenderDeployment())
-                .getContainers()
-                .get(0);
-        Map<String, String> env = c.getEnv().stream().collect(Collectors.toMap(e -> e.getName(), e -> e.getValue()));
+        Map<String, String> env =
+                extenderEnv(render("labelKey: example.com/tier\nextender:\n  nodeCacheCapable: false"));
         assertThat(env)
                 .containsEntry("SCHEDULEROPS_LABEL_KEY", "example.com/tier")
                 .containsEntry("SCHEDULEROPS_NODE_CACHE", "false")
@@ -355,8 +352,7 @@ class ProfileRendererTest {
         DesiredState before = render("labelKey: k");
         DesiredState after =
                 render("labelKey: k\nextender:\n  jvm: {maxRAMPercentage: 50, options: [-XX:+UseSerialGC, -Xss512k]}");
-        Map<String, String> env = podSpec(after.extenderDeployment()).getContainers().get(0).getEnv().stream()
-                .collect(Collectors.toMap(e -> e.getName(), e -> e.getValue()));
+        Map<String, String> env = extenderEnv(after);
 
         assertThat(env).containsEntry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=50 -XX:+UseSerialGC -Xss512k");
         assertThat(after.schedulerStage()).isEqualTo(before.schedulerStage());
@@ -409,8 +405,7 @@ class ProfileRendererTest {
         assertThat(tls.path("caFile").asText()).isEqualTo("/etc/schedulerops/extender-client/ca.crt");
         assertThat(tls.has("certFile")).isFalse();
         assertThat(tls.has("keyFile")).isFalse();
-        Map<String, String> env = podSpec(state.extenderDeployment()).getContainers().get(0).getEnv().stream()
-                .collect(Collectors.toMap(e -> e.getName(), e -> e.getValue()));
+        Map<String, String> env = extenderEnv(state);
         assertThat(env)
                 .containsEntry("SCHEDULEROPS_TLS_MODE", "server")
                 .doesNotContainKey("SCHEDULEROPS_TLS_CLIENT_CA_FILE");
@@ -427,8 +422,7 @@ class ProfileRendererTest {
                 .allSatisfy(v -> assertThat(v.getSecret()).isNull());
         assertThat(podSpec(state.schedulerDeployment()).getVolumes())
                 .allSatisfy(v -> assertThat(v.getSecret()).isNull());
-        Map<String, String> env = podSpec(state.extenderDeployment()).getContainers().get(0).getEnv().stream()
-                .collect(Collectors.toMap(e -> e.getName(), e -> e.getValue()));
+        Map<String, String> env = extenderEnv(state);
         assertThat(env).containsEntry("SCHEDULEROPS_TLS_MODE", "disabled").containsEntry("SCHEDULEROPS_PORT", "8080");
     }
 
@@ -501,6 +495,12 @@ class ProfileRendererTest {
                 assertThat(c.getPorts()).as(what).allMatch(p -> p.getHostPort() == null);
             }
         }
+    }
+
+    /** The extender container's environment, by name. */
+    private static Map<String, String> extenderEnv(DesiredState state) {
+        return podSpec(state.extenderDeployment()).getContainers().get(0).getEnv().stream()
+                .collect(Collectors.toMap(e -> e.getName(), e -> e.getValue()));
     }
 
     private static PodSpec podSpec(Deployment deployment) {
