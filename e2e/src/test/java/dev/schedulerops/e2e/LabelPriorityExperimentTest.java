@@ -178,6 +178,11 @@ class LabelPriorityExperimentTest {
         KubeSchedulerProcess scheduler = deployProfileAndStartScheduler(
                 "label-priority-bind", "verbs: [Filter, Prioritize, Bind]\nweight: 20\n");
         String node = awaitBound(createPod("label-priority-bind"));
+        // The extender counts a request once it has answered it, so the pod can be seen bound a moment before.
+        Await.until(
+                Duration.ofSeconds(10),
+                "the extender counts its bind call",
+                () -> extenderMetric("schedulerops_extender_requests_total", "verb=\"bind\"") > bindsBefore);
         double bindsAfter = extenderMetric("schedulerops_extender_requests_total", "verb=\"bind\"");
         say("Step 7b: with Bind the extender created the Binding itself (bind calls " + (long) bindsBefore + " -> "
                 + (long) bindsAfter + "); the pod is on " + node + ".");
