@@ -405,21 +405,24 @@ class InClusterTest {
         assertThat(tlsFailures)
                 .as("no scheduling attempt failed on TLS during the rotation")
                 .isEmpty();
-        String current = productPods(profile).stream()
-                .filter(p -> component(p).equals("extender"))
-                .findFirst()
-                .orElseThrow()
-                .getStatus()
-                .getPodIP();
+        // Old extender pods may still be shutting down after the profile is Ready; they still trust the old CA.
+        List<Pod> settled = awaitExtenderPodsOfTheCurrentTemplate(profile);
         Secret rotated = schedulerClientSecret(profile);
-        answer = ExtenderTlsClient.fromSchedulerSecret(rotated)
-                .post(current, Names.EXTENDER_TLS_PORT, "/filter", filter);
-        assertThat(answer.status()).isEqualTo(200);
         ExtenderTlsClient oldIdentity =
                 ExtenderTlsClient.trustingProfileWith(rotated, ExtenderTlsClient.identity(clientSecret));
-        assertThatThrownBy(() -> oldIdentity.post(current, Names.EXTENDER_TLS_PORT, "/filter", filter))
-                .as("the scheduler's old certificate, from the dropped CA, is refused after the rotation")
-                .isInstanceOf(java.io.IOException.class);
+        for (Pod pod : settled) {
+            String current = pod.getStatus().getPodIP();
+            answer = ExtenderTlsClient.fromSchedulerSecret(rotated)
+                    .post(current, Names.EXTENDER_TLS_PORT, "/filter", filter);
+            assertThat(answer.status())
+                    .as("the rotated identity on %s", name(pod))
+                    .isEqualTo(200);
+            assertThatThrownBy(() -> oldIdentity.post(current, Names.EXTENDER_TLS_PORT, "/filter", filter))
+                    .as(
+                            "the scheduler's old certificate, from the dropped CA, is refused by %s after the rotation",
+                            name(pod))
+                    .isInstanceOf(java.io.IOException.class);
+        }
         say("Step 10: forced CA rotation (spec.extender.tls.rotate=" + rotation + "): " + during.size()
                 + " pods created during it were all scheduled to " + target
                 + ", none failed on TLS; the old client certificate is refused now.");
@@ -844,6 +847,39 @@ class InClusterTest {
                                 .withName(name(pod))
                                 .get()
                         == null);
+    }
+
+    /** Waits until every extender pod runs the Deployment's current template and no older pod is left. */
+    private List<Pod> awaitExtenderPodsOfTheCurrentTemplate(String profile) {
+        Deployment deployment = client.apps()
+                .deployments()
+                .inNamespace(namespace)
+                .withName(new Names(profile, namespace).extender())
+                .get();
+        String hash = deployment
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getAnnotations()
+                .get(Labels.TLS_HASH);
+        int replicas = deployment.getSpec().getReplicas();
+        List<List<Pod>> settled = new ArrayList<>();
+        Await.until(ROLLOUT, "only extender pods with tls-hash " + hash + " are left", () -> {
+            List<Pod> extenders = productPods(profile).stream()
+                    .filter(p -> component(p).equals("extender"))
+                    .toList();
+            boolean done = extenders.size() == replicas
+                    && extenders.stream()
+                            .allMatch(p -> p.getMetadata().getDeletionTimestamp() == null
+                                    && hash.equals(
+                                            p.getMetadata().getAnnotations().get(Labels.TLS_HASH))
+                                    && p.getStatus().getPodIP() != null);
+            if (done) {
+                settled.add(extenders);
+            }
+            return done;
+        });
+        return settled.get(0);
     }
 
     private List<Pod> productPods(String profile) {
