@@ -2,8 +2,10 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.sun.net.httpserver.HttpServer;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.ChildProcess;
 import dev.schedulerops.e2e.support.Cluster;
@@ -25,13 +27,18 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -223,6 +230,47 @@ class LabelPriorityExperimentTest {
         say("Step 7c: restarted the extender -> the pending pod " + name(stuck) + " went to node-1.");
         strict.close();
         lenient.close();
+    }
+
+    @Test
+    @Order(5)
+    void anExternalExtenderOfTheUsersOwnNarrowsWhatTheBundledOneKeeps() throws Exception {
+        setLabel("node-1", "30");
+        setLabel("node-2", "20");
+        awaitExtenderChooses("node-1");
+        // The user's extender: keeps only node-2 of the names it is sent (names only: nodeCacheCapable).
+        AtomicInteger calls = new AtomicInteger();
+        HttpServer external = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        external.createContext("/gpu/filter", exchange -> {
+            calls.incrementAndGet();
+            JsonNode args = YAML.readTree(exchange.getRequestBody());
+            List<String> sent = new ArrayList<>();
+            args.path("NodeNames").forEach(n -> sent.add(n.asText()));
+            String kept = sent.contains("node-2") ? "[\"node-2\"]" : "[]";
+            byte[] body =
+                    ("{\"NodeNames\":" + kept + ",\"FailedNodes\":{},\"Error\":\"\"}").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        external.start();
+        try {
+            int port = external.getAddress().getPort();
+            KubeSchedulerProcess scheduler = deployProfileAndStartScheduler(
+                    "label-priority-external",
+                    "verbs: [Filter, Prioritize]\nweight: 20\nextenders:\n  - urlPrefix: http://127.0.0.1:" + port
+                            + "/gpu\n    filterVerb: filter\n    nodeCacheCapable: true\n");
+            String node = awaitBound(createPod("label-priority-external"));
+            say("Step 7d: an external extender (spec.extenders, filterVerb filter on 127.0.0.1:" + port
+                    + ") keeps only node-2; the bundled one prefers node-1=30 -> the pod went to " + node + " after "
+                    + calls.get() + " call(s) to the external extender.");
+            assertThat(node).isEqualTo("node-2");
+            assertThat(calls.get()).isPositive();
+            scheduler.close();
+        } finally {
+            external.stop(0);
+        }
     }
 
     /** Applies a profile, waits for the operator to write its ConfigMap, runs kube-scheduler with that config. */

@@ -63,9 +63,12 @@ class SchedulerConfigAcceptanceTest {
                 .isEmpty();
 
         String config = SchedulerConfigRenderer.render(profile);
-        Verdict verdict = ACCEPTANCE.check(config);
+        List<String> flags = ResolvedProfile.of(profile).scheduler().extraFlags();
+        Verdict verdict = ACCEPTANCE.check(config, flags);
 
-        assertThat(verdict).as("kube-scheduler's verdict on\n%s", config).isInstanceOf(Accepted.class);
+        assertThat(verdict)
+                .as("kube-scheduler's verdict on %s and\n%s", flags, config)
+                .isInstanceOf(Accepted.class);
         assertThat(((Accepted) verdict).effectiveConfig())
                 .contains("schedulerName: " + ResolvedProfile.of(profile).schedulerName());
     }

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +29,8 @@ import java.util.regex.Pattern;
  * writes the completed config and exits 0 before anything is served or scheduled.
  *
  * <p>Nothing contacts an API server: kube-scheduler only needs to be able to build a client, so
- * {@code --master} names an address that is never dialled; {@code --secure-port=0} serves nothing.
+ * {@code --master} names an address that is never dialled; {@code --secure-port} is a free loopback port, so the
+ * serving flags are checked as in the pod, and nothing is served before it exits.
  */
 public final class SchedulerConfigAcceptance {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -72,11 +74,16 @@ public final class SchedulerConfigAcceptance {
     }
 
     public Verdict check(String configYaml) {
+        return check(configYaml, List.of());
+    }
+
+    /** The config with further command-line flags, as the scheduler's container passes them after --config. */
+    public Verdict check(String configYaml, List<String> flags) {
         try {
             Path dir = Files.createDirectories(workDir.resolve("check-" + SEQUENCE.incrementAndGet()));
             Path config = dir.resolve("config.yaml");
             Files.writeString(config, withTlsFilesIn(configYaml, dir), StandardCharsets.UTF_8);
-            return check(config);
+            return check(config, flags);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -137,16 +144,24 @@ public final class SchedulerConfigAcceptance {
     }
 
     public Verdict check(Path configFile) {
+        return check(configFile, List.of());
+    }
+
+    public Verdict check(Path configFile, List<String> flags) {
         try {
             Path dir = Files.createDirectories(workDir.resolve("run-" + SEQUENCE.incrementAndGet()));
             Path written = dir.resolve("effective-config.yaml");
             Path stderr = dir.resolve("stderr.log");
-            List<String> command = List.of(
+            List<String> command = new ArrayList<>(List.of(
                     kubeScheduler.toString(),
                     "--config=" + configFile.toAbsolutePath(),
                     "--write-config-to=" + written,
-                    "--secure-port=0",
-                    "--master=https://127.0.0.1:1");
+                    // A real port on loopback, as in the pod: with 0 the serving flags (tls-min-version, ...) go
+                    // unchecked.
+                    "--secure-port=" + LoopbackPorts.free(),
+                    "--bind-address=127.0.0.1",
+                    "--master=https://127.0.0.1:1"));
+            command.addAll(flags);
             Process process = new ProcessBuilder(command)
                     .directory(dir.toFile())
                     .redirectOutput(dir.resolve("stdout.log").toFile())

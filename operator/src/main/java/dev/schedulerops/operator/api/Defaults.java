@@ -45,6 +45,14 @@ public final class Defaults {
     /** Upper bounds the schema sets so that CEL can compare the fields (and nobody waits a day for a retry). */
     public static final int MAX_BACKOFF_SECONDS = 3600;
 
+    public static final int MAX_EXTERNAL_EXTENDERS = 8;
+    public static final int MAX_CA_DATA_LENGTH = 65536;
+    /** A verb is the path after an extender's urlPrefix: URL path characters, no leading slash. */
+    public static final String EXTENDER_VERB_PATTERN = "^[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*$";
+
+    public static final int MAX_FEATURE_GATES = 64;
+    public static final int MAX_EXTRA_ARGS = 32;
+    public static final int MAX_VALUE_LENGTH = 1024;
     public static final int MAX_PARALLELISM = 1024;
     /** Most entries of a component's nodeSelector, tolerations, podLabels and podAnnotations. */
     public static final int MAX_PLACEMENT_ENTRIES = 32;

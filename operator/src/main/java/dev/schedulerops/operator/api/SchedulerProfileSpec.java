@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
-import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.ArrayList;
@@ -24,6 +23,19 @@ import java.util.List;
         message = "verbs: Preempt needs Filter or FilterOnlyOne, so that preemption agrees with the filter rule",
         fieldPath = ".verbs",
         reason = "FieldValueInvalid")
+@ValidationRule(
+        value = "!has(self.extenders) || self.extenders.filter(e, has(e.bindVerb)).size()"
+                + " + ((has(self.verbs) && self.verbs.exists(v, v == 'Bind')) ? 1 : 0) <= 1",
+        message = "extenders: only one extender may bind (kube-scheduler refuses two bindVerbs); the bundled one binds"
+                + " when verbs has Bind",
+        fieldPath = ".extenders",
+        reason = "FieldValueInvalid")
+@ValidationRule(
+        value = "has(self.labelKey) || (!has(self.verbs) && !has(self.extender))",
+        message = "verbs and extender configure the bundled extender, which runs only with labelKey: set labelKey, or"
+                + " remove them for a plugins-only profile",
+        fieldPath = ".labelKey",
+        reason = "FieldValueRequired")
 public class SchedulerProfileSpec {
 
     @JsonPropertyDescription("The name pods set in spec.schedulerName to be scheduled by this profile. Defaults to"
@@ -38,8 +50,9 @@ public class SchedulerProfileSpec {
 
     @JsonPropertyDescription("The node label the bundled extender filters on and scores by, a qualified label key"
             + " such as 'priority.lixueduan.com' or 'example.com/tier'. Nodes without it are filtered out (with"
-            + " Filter/FilterOnlyOne); higher integer values score higher (with Prioritize/FilterOnlyOne).")
-    @Required
+            + " Filter/FilterOnlyOne); higher integer values score higher (with Prioritize/FilterOnlyOne). Unset: no"
+            + " bundled extender runs, and the profile is plugins only (plus any spec.extenders); verbs and extender"
+            + " must then be unset too.")
     @Size(min = 1, max = 317)
     @Pattern(Defaults.LABEL_KEY_PATTERN)
     private String labelKey;
@@ -74,6 +87,12 @@ public class SchedulerProfileSpec {
 
     @JsonPropertyDescription("The bundled extender's Deployment and how kube-scheduler calls it.")
     private ExtenderSpec extender;
+
+    @JsonPropertyDescription("Extenders you run yourself, called after the bundled one in this order: each is a"
+            + " KubeSchedulerConfiguration extenders[] entry (urlPrefix, the verbs, weight, enableHTTPS, tlsConfig,"
+            + " httpTimeout, nodeCacheCapable, ignorable, managedResources), validated as kube-scheduler validates it.")
+    @Size(max = Defaults.MAX_EXTERNAL_EXTENDERS)
+    private List<ExternalExtender> extenders;
 
     @JsonPropertyDescription("The kube-scheduler Deployment.")
     private SchedulerSpec scheduler;
@@ -132,6 +151,14 @@ public class SchedulerProfileSpec {
 
     public void setExtender(ExtenderSpec extender) {
         this.extender = extender;
+    }
+
+    public List<ExternalExtender> getExtenders() {
+        return extenders;
+    }
+
+    public void setExtenders(List<ExternalExtender> extenders) {
+        this.extenders = extenders == null ? null : new ArrayList<>(extenders);
     }
 
     public SchedulerSpec getScheduler() {

@@ -9,6 +9,8 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
@@ -72,6 +74,22 @@ public class SchedulerSpec extends PodPlacementSpec {
     @Min(1)
     @Max(Defaults.MAX_BACKOFF_SECONDS)
     private Integer podMaxBackoffSeconds;
+
+    @JsonPropertyDescription("kube-scheduler feature gates to switch, by name, e.g. {SchedulerAsyncPreemption: true};"
+            + " rendered as --feature-gates. Only the alpha and beta gates that the target version lists in its --help"
+            + " are accepted (GA and deprecated gates cannot be set); the operator refuses others before anything"
+            + " rolls out. Changing them restarts only the scheduler.")
+    @Size(max = Defaults.MAX_FEATURE_GATES)
+    private Map<String, Boolean> featureGates;
+
+    @JsonPropertyDescription("Further kube-scheduler command-line flags, by name without the leading dashes, e.g."
+            + " {kube-api-burst: \"200\"} is refused (ignored with --config) but {tls-min-version: VersionTLS13} is"
+            + " passed as --tls-min-version=VersionTLS13. Checked against the flags the target version knows and"
+            + " their types; flags the operator sets itself (config, v, feature-gates, leader-elect*, secure-port,"
+            + " bind-address, kubeconfig, master), flags naming files, and flags kube-scheduler ignores when given"
+            + " --config are refused with the field to use instead.")
+    @Size(max = Defaults.MAX_EXTRA_ARGS)
+    private Map<String, @Size(max = Defaults.MAX_VALUE_LENGTH) String> extraArgs;
 
     @JsonPropertyDescription("Leader election of the scheduler replicas, on a lease of their own.")
     private LeaderElectionSpec leaderElection;
@@ -138,6 +156,22 @@ public class SchedulerSpec extends PodPlacementSpec {
 
     public void setPodMaxBackoffSeconds(Integer podMaxBackoffSeconds) {
         this.podMaxBackoffSeconds = podMaxBackoffSeconds;
+    }
+
+    public Map<String, Boolean> getFeatureGates() {
+        return featureGates;
+    }
+
+    public void setFeatureGates(Map<String, Boolean> featureGates) {
+        this.featureGates = featureGates == null ? null : new LinkedHashMap<>(featureGates);
+    }
+
+    public Map<String, String> getExtraArgs() {
+        return extraArgs;
+    }
+
+    public void setExtraArgs(Map<String, String> extraArgs) {
+        this.extraArgs = extraArgs == null ? null : new LinkedHashMap<>(extraArgs);
     }
 
     public LeaderElectionSpec getLeaderElection() {

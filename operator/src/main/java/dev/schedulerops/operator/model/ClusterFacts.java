@@ -53,9 +53,25 @@ public record ClusterFacts(String kubernetesVersion, String extenderImage, Strin
 
     /** The default kube-scheduler image: the cluster's own version, since a scheduler may not be newer. */
     public String defaultSchedulerImage() {
-        // Drop build metadata such as "+k3s1": image tags carry only the release.
-        String release = kubernetesVersion.replaceAll("[+].*$", "");
-        return schedulerImageRepository + ":v" + release;
+        return schedulerImageRepository + ":v" + imageRelease(kubernetesVersion);
+    }
+
+    private static final java.util.regex.Pattern RELEASE =
+            java.util.regex.Pattern.compile("^(\\d+\\.\\d+\\.\\d+)(-(?:alpha|beta|rc)\\.\\d+)?");
+
+    /**
+     * The upstream release a cluster version is built from, as registry.k8s.io tags it: vendor suffixes go
+     * ("1.33.5-eks-1234abc", "1.32.3-gke.1785003", "1.31.4+k3s1" are 1.33.5, 1.32.3, 1.31.4), upstream pre-releases
+     * stay ("1.34.0-rc.1"). A version without a patch number gets ".0".
+     */
+    static String imageRelease(String version) {
+        String withPatch =
+                version.matches("^\\d+\\.\\d+([-+].*)?$") ? version.replaceFirst("^(\\d+\\.\\d+)", "$1.0") : version;
+        java.util.regex.Matcher m = RELEASE.matcher(withPatch);
+        if (!m.find()) {
+            throw new IllegalArgumentException("not a Kubernetes version: \"" + version + "\"");
+        }
+        return m.group(1) + (m.group(2) == null ? "" : m.group(2));
     }
 
     private static String stripV(String version) {

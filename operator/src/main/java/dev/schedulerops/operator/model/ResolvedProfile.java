@@ -2,6 +2,7 @@ package dev.schedulerops.operator.model;
 
 import dev.schedulerops.operator.api.Defaults;
 import dev.schedulerops.operator.api.ExtenderSpec;
+import dev.schedulerops.operator.api.ExternalExtender;
 import dev.schedulerops.operator.api.JvmSpec;
 import dev.schedulerops.operator.api.LeaderElectionSpec;
 import dev.schedulerops.operator.api.ManagedResource;
@@ -14,11 +15,17 @@ import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.api.Verb;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * A profile with every default applied: what the renderers read, so that no renderer repeats a default.
@@ -33,6 +40,7 @@ public record ResolvedProfile(
         Plugins plugins,
         List<PluginConfig> pluginConfig,
         Extender extender,
+        List<ExternalExtender> externalExtenders,
         Scheduler scheduler) {
 
     public record Extender(
@@ -61,7 +69,25 @@ public record ResolvedProfile(
             String leaseDuration,
             String renewDeadline,
             String retryPeriod,
-            Placement placement) {
+            Placement placement,
+            SortedMap<String, Boolean> featureGates,
+            SortedMap<String, String> extraArgs) {
+
+        /**
+         * The flags after the operator's own: --feature-gates (sorted, so the pod template and its hash are stable)
+         * and each extra flag as --name=value, sorted by name.
+         */
+        public List<String> extraFlags() {
+            List<String> flags = new ArrayList<>();
+            if (!featureGates.isEmpty()) {
+                flags.add("--feature-gates="
+                        + featureGates.entrySet().stream()
+                                .map(e -> e.getKey() + "=" + e.getValue())
+                                .collect(Collectors.joining(",")));
+            }
+            extraArgs.forEach((name, value) -> flags.add("--" + name + "=" + value));
+            return flags;
+        }
 
         /** The scheduler part of a spec (null for none) with every default applied. */
         public static Scheduler of(SchedulerSpec spec) {
@@ -81,7 +107,9 @@ public record ResolvedProfile(
                     or(le.getLeaseDuration(), Defaults.LEASE_DURATION),
                     or(le.getRenewDeadline(), Defaults.RENEW_DEADLINE),
                     or(le.getRetryPeriod(), Defaults.RETRY_PERIOD),
-                    Placement.of(spec));
+                    Placement.of(spec),
+                    sorted(sch.getFeatureGates()),
+                    sorted(sch.getExtraArgs()));
         }
     }
 
@@ -111,6 +139,7 @@ public record ResolvedProfile(
                         Optional.ofNullable(ext.getMetricsFrom()).map(List::copyOf),
                         Placement.of(spec.getExtender()),
                         javaToolOptions(ext.getJvm())),
+                spec.getExtenders() == null ? List.of() : List.copyOf(spec.getExtenders()),
                 Scheduler.of(spec.getScheduler()));
     }
 
@@ -147,8 +176,14 @@ public record ResolvedProfile(
         return extenderNeedsNodeCache() || has(Verb.BIND);
     }
 
+    /** Whether the bundled extender runs: only with a labelKey; without one the profile is plugins only. */
+    public boolean bundledExtender() {
+        return labelKey != null;
+    }
+
+    /** How the scheduler talks to the bundled extender; Disabled when there is none (nothing to secure). */
     public TlsMode tls() {
-        return extender.tls();
+        return bundledExtender() ? extender.tls() : TlsMode.DISABLED;
     }
 
     /** The extender's verb port: 8443 with TLS, 8080 without. */
@@ -175,5 +210,9 @@ public record ResolvedProfile(
 
     private static <T> T orGet(T value, Supplier<T> fallback) {
         return value == null ? fallback.get() : value;
+    }
+
+    private static <V> SortedMap<String, V> sorted(Map<String, V> map) {
+        return map == null ? Collections.emptySortedMap() : Collections.unmodifiableSortedMap(new TreeMap<>(map));
     }
 }

@@ -174,6 +174,21 @@ public final class OwnedInformers {
         }
     }
 
+    /** Every cached object of every owned kind that carries the profile's labels, in {@link OwnedKind} order. */
+    public List<HasMetadata> ownedBy(Names names) {
+        List<HasMetadata> found = new ArrayList<>();
+        for (InformerEventSource<? extends HasMetadata, SchedulerProfile> informer : owned.values()) {
+            informer.list(object -> {
+                        Map<String, String> labels = object.getMetadata().getLabels();
+                        return labels != null
+                                && names.profile().equals(labels.get(Labels.PROFILE))
+                                && names.namespace().equals(labels.get(Labels.PROFILE_NAMESPACE));
+                    })
+                    .forEach(found::add);
+        }
+        return found;
+    }
+
     /** The cached pods of one component (extender or scheduler) of a profile. */
     public List<Pod> podsOf(Names names, String component) {
         return pods.list(names.namespace(), pod -> {

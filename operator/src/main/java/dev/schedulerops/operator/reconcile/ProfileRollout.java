@@ -1,14 +1,17 @@
 package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.render.DesiredState;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,14 +49,14 @@ final class ProfileRollout {
             extender = applyStage(
                     profile,
                     state.extenderStage(),
-                    state.extenderDeployment(),
+                    state.bundledExtender() ? state.extenderDeployment() : null,
                     (deployment, applied) -> events.normal(
                             profile,
                             "ExtenderRolloutStarted",
                             "Rolling out the extender Deployment " + ResourceApplier.qualifiedName(deployment)
                                     + " (generation " + deployment.getMetadata().getGeneration()
                                     + "); the scheduler waits for it"));
-            if (!DeploymentReadiness.isAvailableAtCurrentGeneration(extender)) {
+            if (state.bundledExtender() && !DeploymentReadiness.isAvailableAtCurrentGeneration(extender)) {
                 LOG.debug(
                         "extender not available yet ({}): scheduler stage left as it is",
                         DeploymentReadiness.describe(extender));
@@ -71,7 +74,10 @@ final class ProfileRollout {
                                     + ProfileStatuses.appliedConfigHash((Deployment) applied.before())
                                             .orElse("none")
                                     + ")"));
-            return new Result(extender, scheduler, Optional.empty());
+            if (DeploymentReadiness.isAvailableAtCurrentGeneration(scheduler)) {
+                prune(profile, state);
+            }
+            return new Result(state.bundledExtender() ? extender : null, scheduler, Optional.empty());
         } catch (RefusedApply refused) {
             LOG.warn("{}", refused.failure.message());
             return new Result(extender, scheduler, Optional.of(refused.failure));
@@ -79,14 +85,59 @@ final class ProfileRollout {
     }
 
     /**
+     * Deletes what the profile made before and no longer renders: the bundled extender's objects once a profile
+     * drops its labelKey (plugins only), its TLS Secrets once nothing needs them. Runs only once the scheduler that
+     * no longer depends on them is available at its current generation, so the old scheduler never loses its
+     * extender while it still runs.
+     */
+    private void prune(SchedulerProfile profile, DesiredState state) {
+        Names names =
+                new Names(profile.getMetadata().getName(), profile.getMetadata().getNamespace());
+        Set<String> keep = new HashSet<>();
+        state.all().forEach(object -> keep.add(identity(object)));
+        if (state.tlsMode().enabled()) {
+            for (String secret : List.of(names.caSecret(), names.extenderTlsSecret(), names.schedulerClientSecret())) {
+                keep.add("Secret/" + names.namespace() + "/" + secret);
+            }
+        }
+        for (HasMetadata object : applier.ownedBy(names)) {
+            if (keep.contains(identity(object)) || object.getMetadata().getDeletionTimestamp() != null) {
+                continue;
+            }
+            try {
+                if (applier.delete(object)) {
+                    events.normal(
+                            profile,
+                            "Deleted",
+                            "Deleted " + object.getKind() + " " + ResourceApplier.qualifiedName(object)
+                                    + ": the profile no longer renders it");
+                }
+            } catch (KubernetesClientException e) {
+                throw new RefusedApply(ApplyFailure.of(object.getKind(), ResourceApplier.qualifiedName(object), e));
+            }
+        }
+    }
+
+    private static String identity(HasMetadata object) {
+        String kind = OwnedKind.of(object).type().getSimpleName();
+        return kind + "/" + ResourceApplier.qualifiedName(object);
+    }
+
+    /**
      * Applies a stage's objects in order and returns its Deployment named like {@code watched} as the API server
      * returned it; {@code onRollout} runs when that apply changed the Deployment's generation (a new rollout).
+     *
+     * @param watched the stage's Deployment as rendered, or null for a stage without one (plugins only)
      */
     private Deployment applyStage(
             SchedulerProfile profile,
             List<HasMetadata> stage,
             Deployment watched,
             BiConsumer<Deployment, ResourceApplier.Applied> onRollout) {
+        if (watched == null) {
+            stage.forEach(object -> applyAndAnnounce(profile, object));
+            return null;
+        }
         String watchedName = watched.getMetadata().getName();
         retireDisruptionBudget(profile, stage, watched);
         Deployment result = null;

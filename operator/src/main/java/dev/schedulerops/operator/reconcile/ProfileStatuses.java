@@ -47,6 +47,9 @@ public final class ProfileStatuses {
 
     public static final String REASON_AVAILABLE = "Available";
     public static final String REASON_WAITING_FOR_EXTENDER = "WaitingForExtender";
+    /** ExtenderAvailable of a plugins-only profile (no labelKey): there is no bundled extender to wait for. */
+    public static final String REASON_NOT_USED = "NotUsed";
+
     public static final String REASON_ROLLING_OUT_SCHEDULER = "RollingOutScheduler";
     public static final String REASON_INVALID_CONFIG = "InvalidConfig";
     public static final String REASON_CONFLICT = "SchedulerNameConflict";
@@ -120,7 +123,8 @@ public final class ProfileStatuses {
     /** The four conditions, plus Reconciling or Stalled while not Ready, without lastTransitionTime. */
     static List<Condition> conditions(Observation o) {
         long generation = o.generation();
-        boolean extenderAvailable = DeploymentReadiness.isAvailableAtCurrentGeneration(o.extender());
+        boolean pluginsOnly = o.desired().map(d -> !d.bundledExtender()).orElse(false);
+        boolean extenderAvailable = pluginsOnly || DeploymentReadiness.isAvailableAtCurrentGeneration(o.extender());
         boolean schedulerAvailable = DeploymentReadiness.isAvailableAtCurrentGeneration(o.scheduler());
         // Only an unavailable Deployment's pods are read: during an ordinary rollout the old pods speak for nothing.
         Optional<PodTrouble> extenderTrouble =
@@ -153,12 +157,20 @@ public final class ProfileStatuses {
                             generation)
                     : readyWhenValid(o, extenderAvailable, schedulerAvailable, extenderTrouble, schedulerTrouble);
         }
-        Condition extender = availability(
-                EXTENDER_AVAILABLE, "extender", o.extender(), extenderAvailable, extenderTrouble, generation);
+        Condition extender = pluginsOnly
+                ? condition(
+                        EXTENDER_AVAILABLE,
+                        true,
+                        REASON_NOT_USED,
+                        "The profile has no labelKey: no bundled extender runs (plugins only)",
+                        generation)
+                : availability(
+                        EXTENDER_AVAILABLE, "extender", o.extender(), extenderAvailable, extenderTrouble, generation);
         Condition scheduler = availability(
                 SCHEDULER_AVAILABLE, "scheduler", o.scheduler(), schedulerAvailable, schedulerTrouble, generation);
         List<Condition> conditions = new ArrayList<>(List.of(ready, extender, scheduler, configValid));
         o.desired()
+                .filter(DesiredState::bundledExtender)
                 .map(DesiredState::tlsMode)
                 .flatMap(mode -> extenderOpen(mode, generation))
                 .ifPresent(conditions::add);
@@ -249,7 +261,9 @@ public final class ProfileStatuses {
                 READY,
                 true,
                 REASON_AVAILABLE,
-                "The extender and the scheduler '" + o.schedulerName() + "' are available",
+                o.desired().map(DesiredState::bundledExtender).orElse(true)
+                        ? "The extender and the scheduler '" + o.schedulerName() + "' are available"
+                        : "The scheduler '" + o.schedulerName() + "' is available (plugins only, no bundled extender)",
                 generation);
     }
 

@@ -1,6 +1,7 @@
 package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -84,6 +85,20 @@ public final class ResourceApplier {
         boolean deleted = !client.resource(cached.get()).delete().isEmpty();
         if (deleted) {
             LOG.info("deleted {} {}", cached.get().getKind(), qualifiedName(cached.get()));
+        }
+        return deleted;
+    }
+
+    /** The cached objects that carry the profile's labels. */
+    public List<HasMetadata> ownedBy(Names names) {
+        return informers.ownedBy(names);
+    }
+
+    /** Deletes an owned object; false when it was already gone. */
+    public boolean delete(HasMetadata object) {
+        boolean deleted = !client.resource(object).delete().isEmpty();
+        if (deleted) {
+            LOG.info("deleted {} {}", object.getKind(), qualifiedName(object));
         }
         return deleted;
     }

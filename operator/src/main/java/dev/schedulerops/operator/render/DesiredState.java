@@ -18,7 +18,9 @@ import java.util.List;
  *     Available at its current generation
  * @param schedulerConfigYaml the KubeSchedulerConfiguration held by the ConfigMap
  * @param configHash hash of schedulerConfigYaml, also on the scheduler pod template
+ * @param extenderImage the bundled extender's image, null for a plugins-only profile
  * @param tlsMode how the scheduler and the extender talk (the status warns unless Mutual)
+ * @param bundledExtender whether the bundled extender runs (false: plugins only, no extender stage to wait for)
  */
 public record DesiredState(
         List<HasMetadata> extenderStage,
@@ -27,7 +29,8 @@ public record DesiredState(
         String configHash,
         String schedulerImage,
         String extenderImage,
-        TlsMode tlsMode) {
+        TlsMode tlsMode,
+        boolean bundledExtender) {
 
     public DesiredState {
         extenderStage = List.copyOf(extenderStage);
@@ -49,7 +52,8 @@ public record DesiredState(
                 configHash,
                 schedulerImage,
                 extenderImage,
-                Defaults.TLS_MODE);
+                Defaults.TLS_MODE,
+                true);
     }
 
     /** Every object, in the order `render` prints them and the operator creates them. */
@@ -59,6 +63,7 @@ public record DesiredState(
         return all;
     }
 
+    /** The bundled extender's Deployment; fails for a plugins-only profile, see {@link #bundledExtender}. */
     public Deployment extenderDeployment() {
         return find(extenderStage, Deployment.class, Labels.COMPONENT_EXTENDER);
     }

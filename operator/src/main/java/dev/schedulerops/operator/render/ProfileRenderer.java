@@ -42,8 +42,10 @@ public final class ProfileRenderer {
         List<HasMetadata> extenderStage = new ArrayList<>();
         extenderStage.add(SchedulerRenderer.serviceAccount(p));
         extenderStage.addAll(RbacRenderer.scheduler(p));
-        extenderStage.addAll(RbacRenderer.extender(p));
-        extenderStage.addAll(ExtenderRenderer.render(p, facts, tls));
+        if (p.bundledExtender()) {
+            extenderStage.addAll(RbacRenderer.extender(p));
+            extenderStage.addAll(ExtenderRenderer.render(p, facts, tls));
+        }
 
         List<HasMetadata> schedulerStage = new ArrayList<>(List.of(
                 SchedulerRenderer.configMap(p, configYaml), SchedulerRenderer.deployment(p, facts, configHash, tls)));
@@ -57,7 +59,8 @@ public final class ProfileRenderer {
                 configYaml,
                 configHash,
                 p.schedulerImage(facts),
-                p.extenderImage(facts),
-                p.tls());
+                p.bundledExtender() ? p.extenderImage(facts) : null,
+                p.tls(),
+                p.bundledExtender());
     }
 }

@@ -2,6 +2,8 @@ package dev.schedulerops.operator.render;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schedulerops.operator.api.ExternalExtender;
+import dev.schedulerops.operator.api.ExternalExtenderTls;
 import dev.schedulerops.operator.api.ManagedResource;
 import dev.schedulerops.operator.api.PluginConfig;
 import dev.schedulerops.operator.api.Plugins;
@@ -11,6 +13,7 @@ import dev.schedulerops.operator.api.Verb;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.model.ResolvedProfile;
 import dev.schedulerops.operator.model.SchedulerConfigApi;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -58,7 +61,46 @@ public final class SchedulerConfigRenderer {
                 s.podInitialBackoffSeconds(),
                 s.podMaxBackoffSeconds(),
                 List.of(profile),
-                List.of(extender(p)));
+                extenders(p));
+    }
+
+    /** The bundled extender first (with a labelKey), then the user's own in their order; null for none. */
+    private static List<Extender> extenders(ResolvedProfile p) {
+        List<Extender> extenders = new ArrayList<>();
+        if (p.bundledExtender()) {
+            extenders.add(extender(p));
+        }
+        p.externalExtenders().forEach(e -> extenders.add(external(e)));
+        return extenders.isEmpty() ? null : extenders;
+    }
+
+    private static Extender external(ExternalExtender e) {
+        ExternalExtenderTls tls = e.getTlsConfig();
+        return new Extender(
+                e.getUrlPrefix(),
+                e.getFilterVerb(),
+                e.getPreemptVerb(),
+                e.getPrioritizeVerb(),
+                e.getWeight(),
+                e.getBindVerb(),
+                Boolean.TRUE.equals(e.getEnableHTTPS()),
+                tls == null
+                        ? null
+                        : new TlsConfig(
+                                null,
+                                null,
+                                null,
+                                Boolean.TRUE.equals(tls.getInsecure()) ? Boolean.TRUE : null,
+                                tls.getServerName(),
+                                tls.getCaData()),
+                e.getHttpTimeout(),
+                Boolean.TRUE.equals(e.getNodeCacheCapable()),
+                e.getManagedResources() == null || e.getManagedResources().isEmpty()
+                        ? null
+                        : e.getManagedResources().stream()
+                                .map(SchedulerConfigRenderer::managedResource)
+                                .toList(),
+                Boolean.TRUE.equals(e.getIgnorable()));
     }
 
     private static Extender extender(ResolvedProfile p) {
@@ -95,7 +137,12 @@ public final class SchedulerConfigRenderer {
         String dir = Names.SCHEDULER_TLS_MOUNT_PATH + "/";
         boolean mutual = mode == TlsMode.MUTUAL;
         return new TlsConfig(
-                dir + Names.CA_CERT, mutual ? dir + Names.TLS_CERT : null, mutual ? dir + Names.TLS_KEY : null);
+                dir + Names.CA_CERT,
+                mutual ? dir + Names.TLS_CERT : null,
+                mutual ? dir + Names.TLS_KEY : null,
+                null,
+                null,
+                null);
     }
 
     private static ExtenderManagedResource managedResource(ManagedResource r) {
@@ -159,7 +206,9 @@ public final class SchedulerConfigRenderer {
             List<ExtenderManagedResource> managedResources,
             boolean ignorable) {}
 
-    record TlsConfig(String caFile, String certFile, String keyFile) {}
+    /** kube-scheduler's tlsConfig; caData is base64 in YAML, as Go encodes its []byte. */
+    record TlsConfig(
+            String caFile, String certFile, String keyFile, Boolean insecure, String serverName, String caData) {}
 
     record ExtenderManagedResource(String name, boolean ignoredByScheduler) {}
 }

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +47,9 @@ final class SchedulerRenderer {
         boolean tlsOn = p.tls().enabled();
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(Labels.CONFIG_HASH, configHash);
-        annotations.put(Labels.EXTENDER_RULE_HASH, Yaml.hash(p.labelKey()));
+        if (p.bundledExtender()) {
+            annotations.put(Labels.EXTENDER_RULE_HASH, Yaml.hash(p.labelKey()));
+        }
         if (tlsOn && tls.schedulerMaterialHash() != null) {
             annotations.put(Labels.TLS_HASH, tls.schedulerMaterialHash());
         }
@@ -80,10 +83,7 @@ final class SchedulerRenderer {
                 .withImage(p.schedulerImage(facts))
                 .withImagePullPolicy("IfNotPresent")
                 .withTerminationMessagePolicy(PodParts.TERMINATION_MESSAGE_POLICY)
-                .withCommand(List.of(
-                        "kube-scheduler",
-                        "--config=" + Names.CONFIG_MOUNT_PATH + "/" + Names.CONFIG_FILE,
-                        "--v=" + s.logVerbosity()))
+                .withCommand(command(s))
                 .addNewPort()
                 .withName("https")
                 .withContainerPort(Names.SCHEDULER_SECURE_PORT)
@@ -115,6 +115,15 @@ final class SchedulerRenderer {
                 .endSpec()
                 .build();
         return PodPlacement.applyTo(built, s.placement(), selector);
+    }
+
+    private static List<String> command(ResolvedProfile.Scheduler s) {
+        List<String> command = new ArrayList<>(List.of(
+                "kube-scheduler",
+                "--config=" + Names.CONFIG_MOUNT_PATH + "/" + Names.CONFIG_FILE,
+                "--v=" + s.logVerbosity()));
+        command.addAll(s.extraFlags());
+        return command;
     }
 
     /** With more than one replica: a drain takes at most one scheduler pod at a time, so another can lead. */

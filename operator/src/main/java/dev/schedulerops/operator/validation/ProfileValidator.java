@@ -42,7 +42,17 @@ public final class ProfileValidator {
 
     /** kube-scheduler's rules for the plugins and their args, on a profile whose fields {@link #validateFields} passed. */
     public static List<String> validate(ResolvedProfile profile, ClusterFacts facts) {
-        return SchedulerPluginRules.validate(profile, facts);
+        List<String> errors = new ArrayList<>(SchedulerPluginRules.validate(profile, facts));
+        KubernetesVersion version = KubernetesVersion.parse(facts.kubernetesVersion());
+        var scheduler = profile.scheduler();
+        SchedulerArgsRules.validate(
+                scheduler.featureGates(),
+                scheduler.extraArgs(),
+                SchedulerFlagCatalog.forVersion(version),
+                version,
+                scheduler.image().isPresent(),
+                errors);
+        return errors;
     }
 
     /** What the CRD's schema and CEL rules say, checked again (files given to `render` never went through admission). */
@@ -77,16 +87,28 @@ public final class ProfileValidator {
         validateIdentity(profile, spec, errors);
         validateVerbs(spec, errors);
         validateExtender(spec, errors);
+        ExtenderRules.validate(
+                spec.getExtenders(),
+                spec.getVerbs() != null && spec.getVerbs().contains(Verb.BIND),
+                spec.getExtender() == null || spec.getExtender().getManagedResources() == null
+                        ? List.of()
+                        : spec.getExtender().getManagedResources().stream()
+                                .filter(r -> r != null && r.getName() != null)
+                                .toList(),
+                errors);
         validateScheduler(spec, errors);
         return errors;
     }
 
     private static void validateIdentity(SchedulerProfile profile, SchedulerProfileSpec spec, List<String> errors) {
         String labelKey = spec.getLabelKey();
-        if (labelKey == null || labelKey.isBlank()) {
-            errors.add("spec.labelKey: Required value: the node label the extender filters on and scores by,"
-                    + " e.g. priority.lixueduan.com");
-        } else if (!isQualifiedName(labelKey)) {
+        if (labelKey == null) {
+            if (spec.getVerbs() != null || spec.getExtender() != null) {
+                errors.add("spec.labelKey: Required value: verbs and extender configure the bundled extender, which"
+                        + " runs only with labelKey: set labelKey (the node label it filters on and scores by, e.g."
+                        + " priority.lixueduan.com), or remove them for a plugins-only profile");
+            }
+        } else if (labelKey.isBlank() || !isQualifiedName(labelKey)) {
             errors.add(
                     "spec.labelKey: Invalid value: " + GoValues.shown(labelKey) + ": must be a qualified label key: an"
                             + " optional DNS subdomain prefix and '/', then a name of at most 63 characters of letters,"
@@ -222,8 +244,11 @@ public final class ProfileValidator {
             for (int i = 0; i < ext.getManagedResources().size(); i++) {
                 ManagedResource r = ext.getManagedResources().get(i);
                 String path = "spec.extender.managedResources[" + i + "].name";
-                if (r.getName() == null || !isQualifiedName(r.getName())) {
-                    errors.add(path + ": Invalid value: \"" + r.getName() + "\": must be a qualified resource name");
+                Optional<String> invalid = r.getName() == null
+                        ? Optional.of("must be a qualified resource name")
+                        : ExtenderRules.extendedResourceNameError(r.getName());
+                if (invalid.isPresent()) {
+                    errors.add(path + ": Invalid value: \"" + r.getName() + "\": " + invalid.get());
                 } else if (!seen.add(r.getName())) {
                     errors.add(path + ": Duplicate value: \"" + r.getName() + "\"");
                 }
@@ -237,6 +262,7 @@ public final class ProfileValidator {
             return;
         }
         PlacementRules.validate("spec.scheduler", sch, errors);
+        SchedulerArgsRules.validateSyntax(sch.getFeatureGates(), sch.getExtraArgs(), errors);
         range(
                 errors,
                 "spec.scheduler.replicas",

@@ -43,7 +43,7 @@ class ProfileStatusesTest {
         return new ProfileStatuses.Observation(
                 7,
                 "sched",
-                new RenderResult.Valid(new DesiredState(List.of(), List.of(), "", "h1", "ks:v1", "ext:v1", mode)),
+                new RenderResult.Valid(new DesiredState(List.of(), List.of(), "", "h1", "ks:v1", "ext:v1", mode, true)),
                 Optional.empty(),
                 Optional.empty(),
                 Deployments.available("p-extender"),

@@ -220,6 +220,23 @@ class ProfileRendererTest {
         assertThat(k3s.defaultSchedulerImage()).isEqualTo("registry.k8s.io/kube-scheduler:v1.31.4");
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({
+        "v1.33.5-eks-1234abc, v1.33.5, 1.33",
+        "v1.32.3-gke.1785003, v1.32.3, 1.32",
+        "v1.31.4+k3s1, v1.31.4, 1.31",
+        "v1.30.2-rc.0, v1.30.2-rc.0, 1.30",
+        "1.34, v1.34.0, 1.34"
+    })
+    void versionsAsVendorsReportThemMapToAnUpstreamImageTagAndACatalogue(
+            String reported, String tag, String catalogue) {
+        assertThat(ClusterFacts.forVersion(reported).defaultSchedulerImage())
+                .isEqualTo("registry.k8s.io/kube-scheduler:" + tag);
+        assertThat(dev.schedulerops.operator.validation.KubernetesVersion.parse(reported)
+                        .toString())
+                .isEqualTo(catalogue);
+    }
+
     @Test
     void podDisruptionBudgetOnlyAboveOneExtenderReplica() {
         assertThat(render("labelKey: k\nextender:\n  replicas: 1").all())

@@ -25,10 +25,18 @@ class ProfileValidatorTest {
     }
 
     @Test
-    void labelKeyIsRequired() {
+    void labelKeyIsRequiredOnlyByTheBundledExtendersSettings() {
         assertThat(errors("weight: 3"))
-                .containsExactly("spec.labelKey: Required value: the node label the extender filters on and scores"
-                        + " by, e.g. priority.lixueduan.com");
+                .as("plugins only: weight has a default and means nothing")
+                .isEmpty();
+        assertThat(errors("verbs: [Filter]"))
+                .singleElement()
+                .asString()
+                .startsWith("spec.labelKey: Required value: verbs and extender configure the bundled extender");
+        assertThat(errors("extender: {replicas: 3}"))
+                .singleElement()
+                .asString()
+                .contains("remove them for a plugins-only profile");
     }
 
     @Test
@@ -166,9 +174,16 @@ class ProfileValidatorTest {
     void managedResourceNameWithAPrefixAbove253CharactersIsRejected() {
         String prefix = ("a".repeat(60) + ".").repeat(5) + "com"; // 308 characters, each label valid
         assertThat(errors("labelKey: k\nextender:\n  managedResources:\n  - name: " + prefix + "/gpu"))
-                .containsExactly("spec.extender.managedResources[0].name: Invalid value: \"" + prefix
-                        + "/gpu\": must be a qualified resource name");
+                .singleElement()
+                .asString()
+                .startsWith("spec.extender.managedResources[0].name: Invalid value: \"" + prefix + "/gpu\": ")
+                .contains("253");
+        // kube-scheduler checks "requests." + name too (IsExtendedResourceName), so 244 is the longest prefix.
         assertThat(errors("labelKey: k\nextender:\n  managedResources:\n  - name: " + prefix.substring(55) + "/gpu"))
+                .singleElement()
+                .asString()
+                .contains("\"requests.\" + name must be a qualified name");
+        assertThat(errors("labelKey: k\nextender:\n  managedResources:\n  - name: " + prefix.substring(64) + "/gpu"))
                 .isEmpty();
     }
 
