@@ -99,6 +99,60 @@ class CrdAdmissionTest {
                 .isEqualTo(labelKey.isMissingNode() ? null : labelKey.asText());
     }
 
+    /**
+     * {@code kubectl explain} shows each field's description from the CRD: for the fields platform teams set, the real
+     * API server's published schema says what the Java API class says (first sentence, whitespace normalised).
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(
+            strings = {
+                "labelKey",
+                "extenders",
+                "extenders.urlPrefix",
+                "extenders.tlsConfig.caData",
+                "extender.jvm.maxRAMPercentage",
+                "extender.jvm.options",
+                "extender.tolerations",
+                "scheduler.featureGates",
+                "scheduler.extraArgs",
+                "scheduler.parallelism",
+                "scheduler.podMaxBackoffSeconds",
+                "scheduler.priorityClassName",
+                "scheduler.imagePullSecrets"
+            })
+    void kubectlExplainShowsTheFieldsDescription(String field) throws IOException {
+        JsonNode schema = crdSchema().path("properties").path("spec");
+        for (String part : field.split("\\.")) {
+            schema = schema.path("properties").path(part);
+            if (schema.path("type").asText().equals("array")) {
+                schema = schema.path("items").has("properties") ? descend(schema) : schema;
+            }
+        }
+        String description = schema.path("description").asText();
+        assertThat(description).as("the CRD's description of %s", field).isNotBlank();
+        String firstSentence = description.split("(?<=\\.)\\s")[0].replaceAll("\\s+", " ");
+        dev.schedulerops.e2e.support.Await.until(
+                java.time.Duration.ofSeconds(60),
+                "kubectl explain schedulerprofiles.spec." + field + " shows its description",
+                () -> cluster.kubectl("explain", "schedulerprofiles.spec." + field)
+                        .stdout()
+                        .replaceAll("\\s+", " ")
+                        .contains(firstSentence));
+    }
+
+    /** An array's item schema keeps the array's description; descend into the items for the next part. */
+    private static JsonNode descend(JsonNode array) {
+        com.fasterxml.jackson.databind.node.ObjectNode items =
+                ((com.fasterxml.jackson.databind.node.ObjectNode) array.path("items")).deepCopy();
+        items.set("description", array.path("description"));
+        return items;
+    }
+
+    private static JsonNode crdSchema() throws IOException {
+        JsonNode crd = new ObjectMapper(new YAMLFactory()).readTree(Crds.file().toFile());
+        return crd.path("spec").path("versions").path(0).path("schema").path("openAPIV3Schema");
+    }
+
     static List<ExpectComment> inadmissibleProfiles() {
         return ExpectComment.allIn("inadmissible-profiles");
     }
