@@ -1,7 +1,6 @@
 package dev.schedulerops.operator.validation;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,14 +20,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Reads the Kubernetes 1.33 Go sources (when present in the Go module cache) and checks the 1.33 catalog against
+ * Reads the Kubernetes 1.33 Go sources (from the Go module cache, wherever `go env GOMODCACHE` says) and checks the 1.33 catalog against
  * them: plugin names, the Go methods that make a plugin implement each extension point, the default plugin set and
  * the plugins validation.go rejects as removed.
  */
 class PluginCatalogMatchesKubernetesSourcesTest {
 
-    private static final Path SCHEDULER =
-            Path.of(System.getProperty("user.home"), "go/pkg/mod/k8s.io/kubernetes@v1.33.13/pkg/scheduler");
+    private static final String RELEASE = "1.33.13";
+    private static final Path SCHEDULER = moduleCache().resolve("k8s.io/kubernetes@v" + RELEASE + "/pkg/scheduler");
     private static final Path PLUGINS = SCHEDULER.resolve("framework/plugins");
 
     private static final Map<String, String> METHOD_TO_POINT = Map.ofEntries(
@@ -47,9 +46,40 @@ class PluginCatalogMatchesKubernetesSourcesTest {
 
     private final PluginCatalog catalog = PluginCatalog.forVersion("1.33.13");
 
+    /** Fails, never skips: ./test downloads these sources (e2e/cluster build) before the operator's tests run. */
     @BeforeEach
     void requireSources() {
-        assumeTrue(Files.isDirectory(PLUGINS), "Kubernetes 1.33.13 sources not found under " + SCHEDULER);
+        assertThat(PLUGINS)
+                .as(
+                        "the Kubernetes %s sources, in the Go module cache (`go env GOMODCACHE`); download them with"
+                                + " e2e/cluster build or `go mod download k8s.io/kubernetes@v%s`",
+                        RELEASE, RELEASE)
+                .isDirectory();
+    }
+
+    /** Where Go keeps modules: `go env GOMODCACHE`, else $GOMODCACHE, $GOPATH/pkg/mod or ~/go/pkg/mod. */
+    static Path moduleCache() {
+        try {
+            Process go = new ProcessBuilder("go", "env", "GOMODCACHE")
+                    .redirectErrorStream(true)
+                    .start();
+            String out = new String(go.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+            if (go.waitFor() == 0 && !out.isEmpty()) {
+                return Path.of(out);
+            }
+        } catch (java.io.IOException e) {
+            // no go on PATH: fall back to the variables and Go's default
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        String env = System.getenv("GOMODCACHE");
+        if (env != null && !env.isBlank()) {
+            return Path.of(env);
+        }
+        String gopath = System.getenv("GOPATH");
+        return gopath != null && !gopath.isBlank()
+                ? Path.of(gopath.split(java.io.File.pathSeparator)[0], "pkg", "mod")
+                : Path.of(System.getProperty("user.home"), "go", "pkg", "mod");
     }
 
     @Test
