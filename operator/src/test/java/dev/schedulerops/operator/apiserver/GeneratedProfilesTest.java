@@ -43,6 +43,9 @@ class GeneratedProfilesTest {
                 continue; // not an object at all: ProfileFuzzTest covers the reading; nothing to send
             }
             String name = "gen-" + sent;
+            if (profile.getMetadata() == null) {
+                profile.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta()); // the document had none
+            }
             profile.getMetadata().setName(name);
             profile.getMetadata().setNamespace(tier.namespace());
             sent++;
@@ -70,9 +73,10 @@ class GeneratedProfilesTest {
             Condition valid = tier.condition(name, ProfileStatuses.CONFIG_VALID).orElseThrow();
             if ("True".equals(valid.getStatus())) {
                 Names names = tier.names(name);
-                Eventually.until(
-                        name + "'s extender Deployment (the first stage)",
-                        () -> tier.deployment(names.extender()) != null);
+                boolean pluginsOnly = tier.profile(name).get().getSpec().getLabelKey() == null;
+                // With a labelKey the extender Deployment is the first stage; plugins only, the scheduler's is all.
+                String first = pluginsOnly ? names.scheduler() : names.extender();
+                Eventually.until(name + "'s first Deployment " + first, () -> tier.deployment(first) != null);
                 outcomes.merge("accepted and rendered", 1, Integer::sum);
             } else {
                 assertThat(valid.getMessage())
