@@ -31,7 +31,7 @@ class SchedulerFlagCatalogTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("releases")
     void theCommittedCatalogueIsWhatTheBinaryPrints(SchedulerVersions.Release release) throws Exception {
-        Path features = kubernetesSources(release).resolve("pkg/features/kube_features.go");
+        Path features = release.kubernetesSources().resolve("pkg/features/kube_features.go");
         assertThat(features)
                 .as("the Kubernetes sources of %s (e2e/cluster build-schedulers downloads them)", release)
                 .exists();
@@ -45,11 +45,13 @@ class SchedulerFlagCatalogTest {
         }
         assertThat(committed)
                 .as(
-                        "%s is generated from kube-scheduler %s --help; rerun with -Dcatalogue.update=true",
-                        committed, release)
+                        "%s is generated from kube-scheduler %s --help; generate: %s",
+                        committed, release, SchedulerHelp.REGENERATE)
                 .exists();
         assertThat(Files.readString(committed, StandardCharsets.UTF_8))
-                .as("%s drifted from kube-scheduler %s --help; rerun with -Dcatalogue.update=true", committed, release)
+                .as(
+                        "%s drifted from kube-scheduler %s --help; regenerate: %s",
+                        committed, release, SchedulerHelp.REGENERATE)
                 .isEqualTo(generated);
     }
 
@@ -65,17 +67,6 @@ class SchedulerFlagCatalogTest {
             Files.writeString(file, index, StandardCharsets.UTF_8);
         }
         assertThat(Files.readString(file, StandardCharsets.UTF_8)).isEqualTo(index);
-    }
-
-    /** k8s.io/kubernetes of that release in the Go module cache, wherever `go env GOMODCACHE` says it is. */
-    static Path kubernetesSources(SchedulerVersions.Release release) throws Exception {
-        Process go = new ProcessBuilder("go", "env", "GOMODCACHE")
-                .redirectErrorStream(true)
-                .start();
-        String cache = new String(go.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertThat(go.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(go.exitValue()).as("go env GOMODCACHE: %s", cache).isZero();
-        return Path.of(cache, "k8s.io", "kubernetes@v" + release.version());
     }
 
     private static Path catalogues() {

@@ -44,8 +44,8 @@ class SchedulerFlagsAgreementTest {
     void theOperatorRefusesExactlyTheGatesAndFlagsTheRealSchedulerRefuses(SchedulerVersions.Release release) {
         KubernetesVersion version = KubernetesVersion.parse(release.version());
         SchedulerFlagCatalog catalog = SchedulerFlagCatalog.forVersion(version)
-                .orElseThrow(() -> new AssertionError("no flag catalogue for " + release
-                        + ": run SchedulerFlagCatalogTest with -Dcatalogue.update=true"));
+                .orElseThrow(() -> new AssertionError("no flag catalogue for " + release + ": generate it with "
+                        + dev.schedulerops.e2e.support.SchedulerHelp.REGENERATE));
         ClusterFacts facts = ClusterFacts.forVersion(release.version());
         SchedulerConfigAcceptance acceptance = new SchedulerConfigAcceptance(
                 release.kubeScheduler(), E2eSettings.targetDir().resolve("flags-agreement-" + release.version()));

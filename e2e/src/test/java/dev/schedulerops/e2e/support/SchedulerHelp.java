@@ -23,6 +23,10 @@ public final class SchedulerHelp {
     private static final String IGNORED_WITH_CONFIG = "ignored if a config file is specified";
     private static final Pattern NEEDS_GATE = Pattern.compile("Enable the (\\w+) feature gate to use this");
 
+    /** The command that regenerates every catalogue (from the repository root). */
+    public static final String REGENERATE = "./mvnw -pl e2e -am verify -Dtest=SchedulerFlagCatalogTest"
+            + " -Dsurefire.failIfNoSpecifiedTests=false -Dcatalogue.update=true";
+
     private SchedulerHelp() {}
 
     /** The catalogue text for the help of {@code release} (e.g. "v1.33.13"), sorted, one flag or gate a line. */
@@ -88,7 +92,7 @@ public final class SchedulerHelp {
         List<String> out = new ArrayList<>();
         out.add("# generated from kube-scheduler " + release
                 + " --help by SchedulerFlagCatalogTest (e2e); do not edit:");
-        out.add("# ./mvnw -pl e2e -am verify -Dtest=SchedulerFlagCatalogTest -Dcatalogue.update=true");
+        out.add("# " + REGENERATE);
         out.addAll(flags.values());
         out.addAll(gates.values());
         dependencies.forEach((gate, needs) -> out.add("depends " + gate + " " + String.join(" ", needs)));

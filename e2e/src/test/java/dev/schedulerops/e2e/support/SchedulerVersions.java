@@ -2,9 +2,11 @@ package dev.schedulerops.e2e.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The kube-scheduler of every supported minor version ({@code e2e/scheduler-versions}), as
@@ -19,9 +21,37 @@ public final class SchedulerVersions {
             return version.substring(0, version.lastIndexOf('.'));
         }
 
+        /** k8s.io/kubernetes of this release in the Go module cache (build-schedulers downloads it). */
+        public Path kubernetesSources() {
+            return ModuleCache.PATH.resolve("k8s.io").resolve("kubernetes@v" + version);
+        }
+
         @Override
         public String toString() {
             return "v" + version;
+        }
+    }
+
+    /** Where Go keeps modules: `go env GOMODCACHE`, asked once per test JVM (on first use, by the holder idiom). */
+    private static final class ModuleCache {
+        static final Path PATH = ask();
+
+        private static Path ask() {
+            try {
+                Process go = new ProcessBuilder("go", "env", "GOMODCACHE")
+                        .redirectErrorStream(true)
+                        .start();
+                String out = new String(go.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+                if (!go.waitFor(30, TimeUnit.SECONDS) || go.exitValue() != 0 || out.isEmpty()) {
+                    throw new IllegalStateException("go env GOMODCACHE failed: " + out);
+                }
+                return Path.of(out);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot run go env GOMODCACHE (is Go on PATH?)", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
         }
     }
 

@@ -46,6 +46,7 @@ public final class Defaults {
     public static final int MAX_BACKOFF_SECONDS = 3600;
 
     public static final int MAX_EXTERNAL_EXTENDERS = 8;
+    public static final int MAX_MANAGED_RESOURCES = 32;
     public static final int MAX_CA_DATA_LENGTH = 65536;
     /** A verb is the path after an extender's urlPrefix: URL path characters, no leading slash. */
     public static final String EXTENDER_VERB_PATTERN = "^[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*$";

@@ -48,7 +48,7 @@ public class ExtenderSpec extends PodPlacementSpec {
 
     @JsonPropertyDescription("Extended resources the extender manages. Empty means the extender is asked about"
             + " every pod of this scheduler.")
-    @Size(max = 32)
+    @Size(max = Defaults.MAX_MANAGED_RESOURCES)
     private List<ManagedResource> managedResources;
 
     @JsonPropertyDescription("TLS between kube-scheduler and the extender. Defaults to mode Mutual.")

@@ -85,7 +85,7 @@ public class ExternalExtender {
 
     @JsonPropertyDescription("Extended resources the extender manages; empty means it is asked about every pod. A"
             + " name may be managed by one extender of the profile only.")
-    @Size(max = 32)
+    @Size(max = Defaults.MAX_MANAGED_RESOURCES)
     private List<ManagedResource> managedResources;
 
     public String getUrlPrefix() {

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The few facts about the cluster and the operator build that rendering depends on.
@@ -56,8 +58,7 @@ public record ClusterFacts(String kubernetesVersion, String extenderImage, Strin
         return schedulerImageRepository + ":v" + imageRelease(kubernetesVersion);
     }
 
-    private static final java.util.regex.Pattern RELEASE =
-            java.util.regex.Pattern.compile("^(\\d+\\.\\d+\\.\\d+)(-(?:alpha|beta|rc)\\.\\d+)?");
+    private static final Pattern RELEASE = Pattern.compile("^(\\d+\\.\\d+)(\\.\\d+)?(-(?:alpha|beta|rc)\\.\\d+)?");
 
     /**
      * The upstream release a cluster version is built from, as registry.k8s.io tags it: vendor suffixes go
@@ -65,13 +66,11 @@ public record ClusterFacts(String kubernetesVersion, String extenderImage, Strin
      * stay ("1.34.0-rc.1"). A version without a patch number gets ".0".
      */
     static String imageRelease(String version) {
-        String withPatch =
-                version.matches("^\\d+\\.\\d+([-+].*)?$") ? version.replaceFirst("^(\\d+\\.\\d+)", "$1.0") : version;
-        java.util.regex.Matcher m = RELEASE.matcher(withPatch);
+        Matcher m = RELEASE.matcher(version);
         if (!m.find()) {
             throw new IllegalArgumentException("not a Kubernetes version: \"" + version + "\"");
         }
-        return m.group(1) + (m.group(2) == null ? "" : m.group(2));
+        return m.group(1) + (m.group(2) == null ? ".0" : m.group(2)) + (m.group(3) == null ? "" : m.group(3));
     }
 
     private static String stripV(String version) {

@@ -1,6 +1,7 @@
 package dev.schedulerops.operator.model;
 
 import dev.schedulerops.operator.api.Defaults;
+import java.util.List;
 
 /**
  * Names of everything rendered for one profile, in one place. Namespaced objects are named after the profile;
@@ -93,6 +94,11 @@ public record Names(String profile, String namespace) {
     /** The profile's CA certificate and key: mounted nowhere, read by the operator only. */
     public String caSecret() {
         return extender() + "-ca";
+    }
+
+    /** The three Secrets the operator writes for TLS between the scheduler and the extender. */
+    public List<String> tlsSecrets() {
+        return List.of(caSecret(), extenderTlsSecret(), schedulerClientSecret());
     }
 
     /** The NetworkPolicy in front of the extender pods. */

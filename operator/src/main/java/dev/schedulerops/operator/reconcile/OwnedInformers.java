@@ -178,26 +178,25 @@ public final class OwnedInformers {
     public List<HasMetadata> ownedBy(Names names) {
         List<HasMetadata> found = new ArrayList<>();
         for (InformerEventSource<? extends HasMetadata, SchedulerProfile> informer : owned.values()) {
-            informer.list(object -> {
-                        Map<String, String> labels = object.getMetadata().getLabels();
-                        return labels != null
-                                && names.profile().equals(labels.get(Labels.PROFILE))
-                                && names.namespace().equals(labels.get(Labels.PROFILE_NAMESPACE));
-                    })
-                    .forEach(found::add);
+            informer.list(object -> carriesProfileLabels(object, names)).forEach(found::add);
         }
         return found;
     }
 
+    private static boolean carriesProfileLabels(HasMetadata object, Names names) {
+        Map<String, String> labels = object.getMetadata().getLabels();
+        return labels != null
+                && names.profile().equals(labels.get(Labels.PROFILE))
+                && names.namespace().equals(labels.get(Labels.PROFILE_NAMESPACE));
+    }
+
     /** The cached pods of one component (extender or scheduler) of a profile. */
     public List<Pod> podsOf(Names names, String component) {
-        return pods.list(names.namespace(), pod -> {
-                    Map<String, String> labels = pod.getMetadata().getLabels();
-                    return labels != null
-                            && names.profile().equals(labels.get(Labels.PROFILE))
-                            && names.namespace().equals(labels.get(Labels.PROFILE_NAMESPACE))
-                            && component.equals(labels.get(Labels.COMPONENT));
-                })
+        return pods.list(
+                        names.namespace(),
+                        pod -> carriesProfileLabels(pod, names)
+                                && component.equals(
+                                        pod.getMetadata().getLabels().get(Labels.COMPONENT)))
                 .toList();
     }
 

@@ -5,7 +5,6 @@ import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.render.DesiredState;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.HashSet;
 import java.util.List;
@@ -77,7 +76,7 @@ final class ProfileRollout {
             if (DeploymentReadiness.isAvailableAtCurrentGeneration(scheduler)) {
                 prune(profile, state);
             }
-            return new Result(state.bundledExtender() ? extender : null, scheduler, Optional.empty());
+            return new Result(extender, scheduler, Optional.empty());
         } catch (RefusedApply refused) {
             LOG.warn("{}", refused.failure.message());
             return new Result(extender, scheduler, Optional.of(refused.failure));
@@ -86,7 +85,8 @@ final class ProfileRollout {
 
     /**
      * Deletes what the profile made before and no longer renders: the bundled extender's objects once a profile
-     * drops its labelKey (plugins only), its TLS Secrets once nothing needs them. Runs only once the scheduler that
+     * drops its labelKey (plugins only), its TLS Secrets once nothing needs them, a component's PodDisruptionBudget
+     * once its replicas drop back to 1. Runs only once the scheduler that
      * no longer depends on them is available at its current generation, so the old scheduler never loses its
      * extender while it still runs.
      */
@@ -96,9 +96,7 @@ final class ProfileRollout {
         Set<String> keep = new HashSet<>();
         state.all().forEach(object -> keep.add(identity(object)));
         if (state.tlsMode().enabled()) {
-            for (String secret : List.of(names.caSecret(), names.extenderTlsSecret(), names.schedulerClientSecret())) {
-                keep.add("Secret/" + names.namespace() + "/" + secret);
-            }
+            names.tlsSecrets().forEach(secret -> keep.add("Secret/" + names.namespace() + "/" + secret));
         }
         for (HasMetadata object : applier.ownedBy(names)) {
             if (keep.contains(identity(object)) || object.getMetadata().getDeletionTimestamp() != null) {
@@ -139,7 +137,6 @@ final class ProfileRollout {
             return null;
         }
         String watchedName = watched.getMetadata().getName();
-        retireDisruptionBudget(profile, stage, watched);
         Deployment result = null;
         for (HasMetadata object : stage) {
             ResourceApplier.Applied applied = applyAndAnnounce(profile, object);
@@ -152,29 +149,6 @@ final class ProfileRollout {
             }
         }
         return result;
-    }
-
-    /**
-     * A component's PodDisruptionBudget (named like its Deployment) exists only while it has more than one replica:
-     * when the stage no longer renders it, the one left from before is deleted, as nothing renders it any more.
-     */
-    private void retireDisruptionBudget(SchedulerProfile profile, List<HasMetadata> stage, Deployment watched) {
-        boolean rendered = stage.stream().anyMatch(object -> object instanceof PodDisruptionBudget);
-        if (rendered) {
-            return;
-        }
-        String name = watched.getMetadata().getName();
-        String namespace = watched.getMetadata().getNamespace();
-        try {
-            if (applier.deleteIfPresent(PodDisruptionBudget.class, namespace, name)) {
-                events.normal(
-                        profile,
-                        "Deleted",
-                        "Deleted PodDisruptionBudget " + namespace + "/" + name + ": the component has one replica");
-            }
-        } catch (KubernetesClientException e) {
-            throw new RefusedApply(ApplyFailure.of("PodDisruptionBudget", namespace + "/" + name, e));
-        }
     }
 
     private ResourceApplier.Applied applyAndAnnounce(SchedulerProfile profile, HasMetadata object) {

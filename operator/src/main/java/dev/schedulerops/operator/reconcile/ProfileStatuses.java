@@ -155,7 +155,8 @@ public final class ProfileStatuses {
                             REASON_APPLY_FAILED,
                             o.applyFailure().get().message(),
                             generation)
-                    : readyWhenValid(o, extenderAvailable, schedulerAvailable, extenderTrouble, schedulerTrouble);
+                    : readyWhenValid(
+                            o, pluginsOnly, extenderAvailable, schedulerAvailable, extenderTrouble, schedulerTrouble);
         }
         Condition extender = pluginsOnly
                 ? condition(
@@ -210,6 +211,7 @@ public final class ProfileStatuses {
 
     private static Condition readyWhenValid(
             Observation o,
+            boolean pluginsOnly,
             boolean extenderAvailable,
             boolean schedulerAvailable,
             Optional<PodTrouble> extenderTrouble,
@@ -261,9 +263,9 @@ public final class ProfileStatuses {
                 READY,
                 true,
                 REASON_AVAILABLE,
-                o.desired().map(DesiredState::bundledExtender).orElse(true)
-                        ? "The extender and the scheduler '" + o.schedulerName() + "' are available"
-                        : "The scheduler '" + o.schedulerName() + "' is available (plugins only, no bundled extender)",
+                pluginsOnly
+                        ? "The scheduler '" + o.schedulerName() + "' is available (plugins only, no bundled extender)"
+                        : "The extender and the scheduler '" + o.schedulerName() + "' are available",
                 generation);
     }
 

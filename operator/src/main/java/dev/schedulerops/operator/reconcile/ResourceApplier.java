@@ -6,10 +6,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,29 +70,12 @@ public final class ResourceApplier {
         return applied;
     }
 
-    /**
-     * Deletes an owned object the profile no longer renders, if the informer has it: a component's
-     * PodDisruptionBudget once its replicas drop back to 1. Returns whether there was one to delete.
-     */
-    public <R extends HasMetadata> boolean deleteIfPresent(Class<R> type, String namespace, String name) {
-        Optional<R> cached = informers.cached(type, new ResourceID(name, namespace));
-        if (cached.isEmpty() || cached.get().getMetadata().getDeletionTimestamp() != null) {
-            return false;
-        }
-        // Empty when it was already gone: the cache can lag behind our own earlier delete.
-        boolean deleted = !client.resource(cached.get()).delete().isEmpty();
-        if (deleted) {
-            LOG.info("deleted {} {}", cached.get().getKind(), qualifiedName(cached.get()));
-        }
-        return deleted;
-    }
-
     /** The cached objects that carry the profile's labels. */
     public List<HasMetadata> ownedBy(Names names) {
         return informers.ownedBy(names);
     }
 
-    /** Deletes an owned object; false when it was already gone. */
+    /** Deletes an owned object; false when it was already gone (the cache can lag behind our own earlier delete). */
     public boolean delete(HasMetadata object) {
         boolean deleted = !client.resource(object).delete().isEmpty();
         if (deleted) {

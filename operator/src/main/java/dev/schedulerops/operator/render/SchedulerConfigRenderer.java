@@ -95,11 +95,7 @@ public final class SchedulerConfigRenderer {
                                 tls.getCaData()),
                 e.getHttpTimeout(),
                 Boolean.TRUE.equals(e.getNodeCacheCapable()),
-                e.getManagedResources() == null || e.getManagedResources().isEmpty()
-                        ? null
-                        : e.getManagedResources().stream()
-                                .map(SchedulerConfigRenderer::managedResource)
-                                .toList(),
+                managedResources(e.getManagedResources()),
                 Boolean.TRUE.equals(e.getIgnorable()));
     }
 
@@ -118,11 +114,7 @@ public final class SchedulerConfigRenderer {
                 tlsConfig(p.tls()),
                 e.httpTimeout(),
                 e.nodeCacheCapable(),
-                e.managedResources().isEmpty()
-                        ? null
-                        : e.managedResources().stream()
-                                .map(SchedulerConfigRenderer::managedResource)
-                                .toList(),
+                managedResources(e.managedResources()),
                 e.ignorable());
     }
 
@@ -145,8 +137,14 @@ public final class SchedulerConfigRenderer {
                 null);
     }
 
-    private static ExtenderManagedResource managedResource(ManagedResource r) {
-        return new ExtenderManagedResource(r.getName(), Boolean.TRUE.equals(r.getIgnoredByScheduler()));
+    /** Left out (null) when empty: the extender is then asked about every pod. */
+    private static List<ExtenderManagedResource> managedResources(List<ManagedResource> resources) {
+        return resources == null || resources.isEmpty()
+                ? null
+                : resources.stream()
+                        .map(r -> new ExtenderManagedResource(
+                                r.getName(), Boolean.TRUE.equals(r.getIgnoredByScheduler())))
+                        .toList();
     }
 
     private static PluginConfigEntry pluginConfig(PluginConfig c) {

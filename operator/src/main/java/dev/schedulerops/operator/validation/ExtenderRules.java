@@ -4,6 +4,8 @@ import dev.schedulerops.operator.api.Defaults;
 import dev.schedulerops.operator.api.ExternalExtender;
 import dev.schedulerops.operator.api.ExternalExtenderTls;
 import dev.schedulerops.operator.api.ManagedResource;
+import dev.schedulerops.operator.api.SchedulerProfileSpec;
+import dev.schedulerops.operator.api.Verb;
 import java.io.ByteArrayInputStream;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -27,54 +29,62 @@ final class ExtenderRules {
     private ExtenderRules() {}
 
     /**
-     * @param bundledBinds whether the bundled extender has the Bind verb
-     * @param bundledResources the bundled extender's managed resources (already checked one by one)
+     * The rules over the bundled extender's managed resources and {@code spec.extenders}, on a spec without null list
+     * items (ProfileValidator reports those first).
      */
-    static void validate(
-            List<ExternalExtender> extenders,
-            boolean bundledBinds,
-            List<ManagedResource> bundledResources,
-            List<String> errors) {
+    static void validate(SchedulerProfileSpec spec, List<String> errors) {
+        Set<String> managed = new HashSet<>();
+        if (spec.getExtender() != null) {
+            managedResources(spec.getExtender().getManagedResources(), "spec.extender", managed, errors);
+        }
+        List<ExternalExtender> extenders = spec.getExtenders();
         if (extenders == null) {
             return;
         }
         if (extenders.size() > Defaults.MAX_EXTERNAL_EXTENDERS) {
             errors.add(GoValues.tooMany("spec.extenders", extenders.size(), Defaults.MAX_EXTERNAL_EXTENDERS, "items"));
         }
-        Set<String> managed = new HashSet<>();
-        bundledResources.forEach(r -> managed.add(r.getName()));
-        int binders = bundledBinds ? 1 : 0;
+        int binders = spec.getVerbs() != null && spec.getVerbs().contains(Verb.BIND) ? 1 : 0;
         for (int i = 0; i < extenders.size(); i++) {
             ExternalExtender e = extenders.get(i);
             String path = "spec.extenders[" + i + "]";
-            if (e == null) {
-                errors.add(path + ": Required value: a list item may not be empty (null)");
-                continue;
-            }
             validateOne(e, path, errors);
             if (e.getBindVerb() != null) {
                 binders++;
             }
-            List<ManagedResource> resources = e.getManagedResources() == null ? List.of() : e.getManagedResources();
-            for (int j = 0; j < resources.size(); j++) {
-                ManagedResource r = resources.get(j);
-                String rpath = path + ".managedResources[" + j + "].name";
-                if (r == null || r.getName() == null) {
-                    errors.add(rpath + ": Required value");
-                    continue;
-                }
-                extendedResourceNameError(r.getName())
-                        .ifPresent(why ->
-                                errors.add(rpath + ": Invalid value: " + GoValues.shown(r.getName()) + ": " + why));
-                if (!managed.add(r.getName())) {
-                    errors.add(rpath + ": Invalid value: " + GoValues.shown(r.getName())
-                            + ": another extender of this profile already manages it (kube-scheduler allows one)");
-                }
-            }
+            managedResources(e.getManagedResources(), path, managed, errors);
         }
         if (binders > 1) {
             errors.add("spec.extenders: Invalid value: " + binders + " extenders bind: only one extender may bind"
                     + " (kube-scheduler refuses two bindVerbs); the bundled one binds when verbs has Bind");
+        }
+    }
+
+    /**
+     * kube-scheduler's managedResources rule: each an extended resource name, and each managed once across all the
+     * extenders of the profile ({@code managed} collects them, the bundled extender's first).
+     */
+    private static void managedResources(
+            List<ManagedResource> resources, String extenderPath, Set<String> managed, List<String> errors) {
+        if (resources == null) {
+            return;
+        }
+        if (resources.size() > Defaults.MAX_MANAGED_RESOURCES) {
+            errors.add(GoValues.tooMany(
+                    extenderPath + ".managedResources", resources.size(), Defaults.MAX_MANAGED_RESOURCES, "items"));
+        }
+        for (int j = 0; j < resources.size(); j++) {
+            ManagedResource r = resources.get(j);
+            String path = extenderPath + ".managedResources[" + j + "].name";
+            Optional<String> invalid = r.getName() == null
+                    ? Optional.of("must be a qualified resource name")
+                    : extendedResourceNameError(r.getName());
+            if (invalid.isPresent()) {
+                errors.add(path + ": Invalid value: \"" + r.getName() + "\": " + invalid.get());
+            } else if (!managed.add(r.getName())) {
+                errors.add(path + ": Duplicate value: \"" + r.getName()
+                        + "\": an extender of this profile already manages it (kube-scheduler allows each name once)");
+            }
         }
     }
 
@@ -104,10 +114,6 @@ final class ExtenderRules {
             }
         }
         validateTls(e, path, errors);
-        if (e.getManagedResources() != null && e.getManagedResources().size() > 32) {
-            errors.add(GoValues.tooMany(
-                    path + ".managedResources", e.getManagedResources().size(), 32, "items"));
-        }
     }
 
     private static void validateTls(ExternalExtender e, String path, List<String> errors) {

@@ -1,7 +1,6 @@
 package dev.schedulerops.operator.validation;
 
 import dev.schedulerops.operator.api.Defaults;
-import dev.schedulerops.operator.api.ManagedResource;
 import dev.schedulerops.operator.api.PodPlacementSpec;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.api.SchedulerProfileSpec;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -87,15 +85,7 @@ public final class ProfileValidator {
         validateIdentity(profile, spec, errors);
         validateVerbs(spec, errors);
         validateExtender(spec, errors);
-        ExtenderRules.validate(
-                spec.getExtenders(),
-                spec.getVerbs() != null && spec.getVerbs().contains(Verb.BIND),
-                spec.getExtender() == null || spec.getExtender().getManagedResources() == null
-                        ? List.of()
-                        : spec.getExtender().getManagedResources().stream()
-                                .filter(r -> r != null && r.getName() != null)
-                                .toList(),
-                errors);
+        ExtenderRules.validate(spec, errors);
         validateScheduler(spec, errors);
         return errors;
     }
@@ -150,6 +140,15 @@ public final class ProfileValidator {
             nullItems(spec.getExtender().getManagedResources(), "spec.extender.managedResources", errors);
             if (spec.getExtender().getJvm() != null) {
                 nullItems(spec.getExtender().getJvm().getOptions(), "spec.extender.jvm.options", errors);
+            }
+        }
+        nullItems(spec.getExtenders(), "spec.extenders", errors);
+        if (spec.getExtenders() != null) {
+            for (int i = 0; i < spec.getExtenders().size(); i++) {
+                var external = spec.getExtenders().get(i);
+                if (external != null) {
+                    nullItems(external.getManagedResources(), "spec.extenders[" + i + "].managedResources", errors);
+                }
             }
         }
         placementNullItems(spec.getExtender(), "spec.extender", errors);
@@ -238,21 +237,6 @@ public final class ProfileValidator {
                 Defaults.MAX_EXTENDER_REPLICAS);
         if (ext.getHttpTimeout() != null) {
             duration(errors, "spec.extender.httpTimeout", ext.getHttpTimeout(), "5s or 1500ms");
-        }
-        if (ext.getManagedResources() != null) {
-            Set<String> seen = new HashSet<>();
-            for (int i = 0; i < ext.getManagedResources().size(); i++) {
-                ManagedResource r = ext.getManagedResources().get(i);
-                String path = "spec.extender.managedResources[" + i + "].name";
-                Optional<String> invalid = r.getName() == null
-                        ? Optional.of("must be a qualified resource name")
-                        : ExtenderRules.extendedResourceNameError(r.getName());
-                if (invalid.isPresent()) {
-                    errors.add(path + ": Invalid value: \"" + r.getName() + "\": " + invalid.get());
-                } else if (!seen.add(r.getName())) {
-                    errors.add(path + ": Duplicate value: \"" + r.getName() + "\"");
-                }
-            }
         }
     }
 

@@ -15,21 +15,14 @@ import java.util.regex.Pattern;
  * type cannot parse, so each of those is refused here, before anything rolls out.
  */
 public final class SchedulerArgsRules {
-    private static final int MAX_FEATURE_GATES = Defaults.MAX_FEATURE_GATES;
-    private static final int MAX_EXTRA_ARGS = Defaults.MAX_EXTRA_ARGS;
-    private static final int MAX_VALUE_LENGTH = Defaults.MAX_VALUE_LENGTH;
-    public static final String FLAG_NAME_PATTERN = "^[a-z0-9][a-z0-9-]*$";
-    public static final String GATE_NAME_PATTERN = "^[A-Za-z0-9]+$";
-
-    private static final Pattern FLAG_NAME = Pattern.compile(FLAG_NAME_PATTERN);
-    private static final Pattern GATE_NAME = Pattern.compile(GATE_NAME_PATTERN);
+    private static final Pattern FLAG_NAME = Pattern.compile("^[a-z0-9][a-z0-9-]*$");
+    private static final Pattern GATE_NAME = Pattern.compile("^[A-Za-z0-9]+$");
     private static final Pattern INTEGER = Pattern.compile("^[-+]?\\d{1,19}$");
     private static final Pattern FLOAT = Pattern.compile("^[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?$");
     /** A gated boolean flag set to false asks for nothing the gate guards, and kube-scheduler accepts it. */
     private static final Set<String> GO_FALSE = Set.of("0", "f", "F", "FALSE", "false", "False");
 
-    private static final Set<String> GO_BOOLEANS =
-            Set.of("1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False");
+    private static final Set<String> GO_TRUE = Set.of("1", "t", "T", "TRUE", "true", "True");
 
     private static final String LEADER_ELECTION = "use spec.scheduler.leaderElection";
     private static final String API_SERVER = "the scheduler reaches the API server through its ServiceAccount";
@@ -52,9 +45,7 @@ public final class SchedulerArgsRules {
             Map.entry("leader-elect-retry-period", LEADER_ELECTION),
             Map.entry("leader-elect-resource-lock", LEADER_ELECTION),
             Map.entry("leader-elect-resource-name", LEADER_ELECTION),
-            Map.entry("leader-elect-resource-namespace", LEADER_ELECTION),
-            Map.entry(
-                    "tls-sni-cert-key", "it names files in the container, and the scheduler pod mounts none of yours"));
+            Map.entry("leader-elect-resource-namespace", LEADER_ELECTION));
 
     private SchedulerArgsRules() {}
 
@@ -63,8 +54,8 @@ public final class SchedulerArgsRules {
         String gatesPath = "spec.scheduler.featureGates";
         String argsPath = "spec.scheduler.extraArgs";
         if (gates != null) {
-            if (gates.size() > MAX_FEATURE_GATES) {
-                errors.add(GoValues.tooMany(gatesPath, gates.size(), MAX_FEATURE_GATES, "gates"));
+            if (gates.size() > Defaults.MAX_FEATURE_GATES) {
+                errors.add(GoValues.tooMany(gatesPath, gates.size(), Defaults.MAX_FEATURE_GATES, "gates"));
             }
             gates.forEach((name, value) -> {
                 if (!GATE_NAME.matcher(name).matches()) {
@@ -76,8 +67,8 @@ public final class SchedulerArgsRules {
             });
         }
         if (args != null) {
-            if (args.size() > MAX_EXTRA_ARGS) {
-                errors.add(GoValues.tooMany(argsPath, args.size(), MAX_EXTRA_ARGS, "flags"));
+            if (args.size() > Defaults.MAX_EXTRA_ARGS) {
+                errors.add(GoValues.tooMany(argsPath, args.size(), Defaults.MAX_EXTRA_ARGS, "flags"));
             }
             args.forEach((name, value) -> {
                 if (!FLAG_NAME.matcher(name).matches()) {
@@ -85,8 +76,8 @@ public final class SchedulerArgsRules {
                             + ": write a flag's name without its leading dashes, e.g. kube-api-qps: \"100\"");
                 } else if (value == null) {
                     errors.add(argsPath + "." + name + ": Required value: the flag's value as a string, e.g. \"true\"");
-                } else if (value.length() > MAX_VALUE_LENGTH) {
-                    errors.add(argsPath + "." + name + ": Too long: may not be more than " + MAX_VALUE_LENGTH
+                } else if (value.length() > Defaults.MAX_VALUE_LENGTH) {
+                    errors.add(argsPath + "." + name + ": Too long: may not be more than " + Defaults.MAX_VALUE_LENGTH
                             + " characters");
                 } else if (value.chars().anyMatch(Character::isISOControl)) {
                     errors.add(argsPath + "." + name + ": Invalid value: " + GoValues.shown(value)
@@ -111,16 +102,8 @@ public final class SchedulerArgsRules {
             KubernetesVersion version,
             boolean customImage,
             List<String> errors) {
-        args.forEach((name, value) -> {
-            String path = "spec.scheduler.extraArgs." + name;
-            String owned = OWNED.get(name);
-            if (owned != null) {
-                errors.add(path + ": Forbidden: the operator does not pass --" + name + " through: " + owned);
-            } else if (namesAFile(name)) {
-                errors.add(path + ": Forbidden: --" + name
-                        + " names a file in the container, and the scheduler pod mounts none of yours");
-            }
-        });
+        args.keySet().forEach(name -> ownFlagRefusal(name)
+                .ifPresent(why -> errors.add("spec.scheduler.extraArgs." + name + ": Forbidden: " + why)));
         if (customImage || (gates.isEmpty() && args.isEmpty())) {
             return;
         }
@@ -152,7 +135,7 @@ public final class SchedulerArgsRules {
             }
         });
         args.forEach((name, value) -> {
-            if (OWNED.containsKey(name) || namesAFile(name)) {
+            if (ownFlagRefusal(name).isPresent()) {
                 return;
             }
             String path = "spec.scheduler.extraArgs." + name;
@@ -171,9 +154,7 @@ public final class SchedulerArgsRules {
             } else if (!CHECKED_TYPES.contains(flag.get().type()) && !STRING_FLAGS.containsKey(name)) {
                 errors.add(path + ": Forbidden: the operator cannot check a value of --" + name + " ("
                         + flag.get().type() + ") before kube-scheduler starts, and one it refuses would stop the"
-                        + " scheduler; flags of type " + String.join(", ", new java.util.TreeSet<>(CHECKED_TYPES))
-                        + " and " + String.join(", ", new java.util.TreeSet<>(STRING_FLAGS.keySet()))
-                        + " are passed through");
+                        + " scheduler; " + PASSED_THROUGH);
             } else {
                 valueError(name, flag.get().type(), value)
                         .ifPresent(expected -> errors.add(path + ": Invalid value: " + GoValues.shown(value) + ": --"
@@ -201,12 +182,24 @@ public final class SchedulerArgsRules {
         return g.get().enabledByDefault();
     }
 
-    /** Flags whose value is a path in the scheduler's container, which has only the operator's volumes. */
-    static boolean namesAFile(String name) {
-        return name.endsWith("-file")
+    /**
+     * Why the operator never passes flag {@code name}, whatever the version: it sets or owns the flag itself, or the
+     * flag names files in the container (which has only the operator's volumes).
+     */
+    static Optional<String> ownFlagRefusal(String name) {
+        String owned = OWNED.get(name);
+        if (owned != null) {
+            return Optional.of("the operator does not pass --" + name + " through: " + owned);
+        }
+        boolean namesAFile = name.endsWith("-file")
                 || name.endsWith("-dir")
                 || name.endsWith("kubeconfig")
-                || name.endsWith("-manifest");
+                || name.endsWith("-manifest")
+                || name.equals("tls-sni-cert-key");
+        return namesAFile
+                ? Optional.of(
+                        "--" + name + " names a file in the container, and the scheduler pod mounts none of yours")
+                : Optional.empty();
     }
 
     /** Flag types whose every value pflag parses with Go's strconv or time.ParseDuration, checked like them. */
@@ -246,6 +239,10 @@ public final class SchedulerArgsRules {
 
     record StringRule(Pattern values, String expected) {}
 
+    private static final String PASSED_THROUGH = "flags of type "
+            + String.join(", ", new java.util.TreeSet<>(CHECKED_TYPES)) + " and "
+            + String.join(", ", new java.util.TreeSet<>(STRING_FLAGS.keySet())) + " are passed through";
+
     /** What the flag needs, when {@code value} is not it; pflag parses the typed ones with Go's strconv. */
     static Optional<String> valueError(String name, String type, String value) {
         StringRule rule = STRING_FLAGS.get(name);
@@ -253,7 +250,9 @@ public final class SchedulerArgsRules {
             return rule.values().matcher(value).matches() ? Optional.empty() : Optional.of(rule.expected());
         }
         return switch (type) {
-            case "bool" -> GO_BOOLEANS.contains(value) ? Optional.empty() : Optional.of("true or false");
+            case "bool" -> GO_TRUE.contains(value) || GO_FALSE.contains(value)
+                    ? Optional.empty()
+                    : Optional.of("true or false");
             case "int", "int64" -> integer(value, Long.MIN_VALUE, Long.MAX_VALUE, "an integer");
             case "int32" -> integer(value, Integer.MIN_VALUE, Integer.MAX_VALUE, "a 32-bit integer");
             case "uint", "uint64" -> integer(value, 0, Long.MAX_VALUE, "a non-negative integer");

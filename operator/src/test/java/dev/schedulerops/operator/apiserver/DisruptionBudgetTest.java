@@ -7,7 +7,10 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** A component's PodDisruptionBudget follows its replicas on the real API server: created above 1, deleted at 1. */
+/**
+ * A component's PodDisruptionBudget follows its replicas on the real API server: created above 1, deleted at 1 (by
+ * the prune of what the profile no longer renders).
+ */
 @ExtendWith(ApiServerTier.class)
 class DisruptionBudgetTest {
 
@@ -30,7 +33,7 @@ class DisruptionBudgetTest {
         assertThat(tier.deployment(names.extender()).getSpec().getReplicas()).isEqualTo(1);
         assertThat(tier.events("p")).anySatisfy(e -> assertThat(e.getMessage())
                 .isEqualTo("Deleted PodDisruptionBudget " + tier.namespace() + "/" + names.extender()
-                        + ": the component has one replica"));
+                        + ": the profile no longer renders it"));
     }
 
     private static PodDisruptionBudget budget(Tier tier, String name) {

@@ -167,7 +167,8 @@ class ProfileValidatorTest {
     void managedResourcesMustBeUniqueQualifiedNames() {
         assertThat(errors("labelKey: k\nextender:\n  managedResources:\n  - name: example.com/gpu\n"
                         + "  - name: example.com/gpu"))
-                .containsExactly("spec.extender.managedResources[1].name: Duplicate value: \"example.com/gpu\"");
+                .containsExactly("spec.extender.managedResources[1].name: Duplicate value: \"example.com/gpu\": an"
+                        + " extender of this profile already manages it (kube-scheduler allows each name once)");
     }
 
     @Test

@@ -61,7 +61,8 @@ class ExtenderRulesTest {
                 Arguments.of(
                         "extender: {managedResources: [{name: example.com/gpu}]}\n"
                                 + "extenders: [{urlPrefix: \"http://x\", managedResources: [{name: example.com/gpu}]}]",
-                        "another extender of this profile already manages it"),
+                        "spec.extenders[0].managedResources[0].name: Duplicate value: \"example.com/gpu\": an extender"
+                                + " of this profile already manages it"),
                 Arguments.of("extenders: [null]", "spec.extenders[0]: Required value"));
     }
 
