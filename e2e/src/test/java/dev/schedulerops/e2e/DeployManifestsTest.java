@@ -9,6 +9,7 @@ import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.Crds;
 import dev.schedulerops.e2e.support.E2eSettings;
+import dev.schedulerops.operator.reconcile.RolloutSlots;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -288,6 +289,8 @@ class DeployManifestsTest {
                 .isEqualTo("registry.k8s.io/kube-scheduler");
         assertThat(env.get("SCHEDULEROPS_LOG_FORMAT").path("value").asText()).isEqualTo("json");
         assertThat(env.get("SCHEDULEROPS_HTTP_PORT").path("value").asText()).isEqualTo("8080");
+        assertThat(env.get("SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS").path("value").asText())
+                .isEqualTo(String.valueOf(RolloutSlots.DEFAULT_MAX));
     }
 
     @Test

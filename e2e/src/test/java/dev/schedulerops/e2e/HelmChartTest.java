@@ -116,6 +116,7 @@ class HelmChartTest {
                 "--set", "replicas=2",
                 "--set", "watchNamespaces={team-a,team-b}",
                 "--set", "leaderElection.enabled=false",
+                "--set", "maxConcurrentRollouts=2",
                 "--set", "resources.limits.memory=1Gi",
                 "--set", "metrics.service.enabled=false");
 
@@ -128,6 +129,7 @@ class HelmChartTest {
         assertThat(env)
                 .containsEntry("SCHEDULEROPS_WATCH_NAMESPACES", "team-a,team-b")
                 .containsEntry("SCHEDULEROPS_LEADER_ELECTION", "false")
+                .containsEntry("SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS", "2")
                 .containsEntry(
                         "SCHEDULEROPS_EXTENDER_IMAGE",
                         "registry.example.com/ops/extender:" + E2eSettings.releaseVersion());

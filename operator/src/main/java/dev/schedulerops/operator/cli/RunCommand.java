@@ -67,6 +67,12 @@ public final class RunCommand implements Callable<Integer> {
             description = "Address of that server (env SCHEDULEROPS_HTTP_BIND_ADDRESS, default 0.0.0.0).")
     String httpBindAddress;
 
+    @Option(
+            names = "--max-concurrent-rollouts",
+            description = "How many profiles may restart their pods at once, each extender first; the others wait"
+                    + " their turn (env SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS, default 5).")
+    Integer maxConcurrentRollouts;
+
     @Override
     public Integer call() throws Exception {
         OperatorConfig config = OperatorConfig.fromEnvironment(flagOverrides());
@@ -103,6 +109,7 @@ public final class RunCommand implements Callable<Integer> {
         putIfSet(overrides, OperatorConfig.ENV_SCHEDULER_IMAGE_REPOSITORY, schedulerImageRepository);
         putIfSet(overrides, OperatorConfig.ENV_HTTP_PORT, httpPort);
         putIfSet(overrides, OperatorConfig.ENV_HTTP_BIND_ADDRESS, httpBindAddress);
+        putIfSet(overrides, OperatorConfig.ENV_MAX_CONCURRENT_ROLLOUTS, maxConcurrentRollouts);
         return overrides;
     }
 

@@ -32,6 +32,13 @@ public final class Labels {
      */
     public static final String TLS_HASH = "schedulerops.dev/tls-hash";
 
+    /**
+     * Deployment annotation (not on the pod template): hash of the pod template as rendered. The reconciler compares it
+     * with the running Deployment's to know, without a dry run, whether an apply would restart pods (a rollout, which
+     * waits for a rollout slot).
+     */
+    public static final String TEMPLATE_HASH = "schedulerops.dev/template-hash";
+
     /** CA Secret annotation: the value of spec.extender.tls.rotate the operator has last acted on. */
     public static final String ROTATED_FOR = "schedulerops.dev/rotated-for";
 

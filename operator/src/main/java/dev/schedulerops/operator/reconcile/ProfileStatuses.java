@@ -51,6 +51,9 @@ public final class ProfileStatuses {
     public static final String REASON_NOT_USED = "NotUsed";
 
     public static final String REASON_ROLLING_OUT_SCHEDULER = "RollingOutScheduler";
+    /** A change would restart the running pods, and the other profiles hold every rollout slot ({@link RolloutSlots}). */
+    public static final String REASON_WAITING_FOR_ROLLOUT_SLOT = "WaitingForRolloutSlot";
+
     public static final String REASON_INVALID_CONFIG = "InvalidConfig";
     public static final String REASON_CONFLICT = "SchedulerNameConflict";
     public static final String REASON_VALID = "Valid";
@@ -67,6 +70,7 @@ public final class ProfileStatuses {
      *     does not render
      * @param conflict the older profile that holds the same schedulerName, if any: nothing is rolled out then
      * @param applyFailure the apply the API server refused in this reconcile, if any
+     * @param waitingForRolloutSlot a change would restart the running pods and must wait its turn: nothing was applied
      * @param extender the extender Deployment as it is now, or null
      * @param scheduler the scheduler Deployment as it is now, or null
      * @param extenderPods the extender's pods as the informer has them: their status says why it is not available
@@ -78,6 +82,7 @@ public final class ProfileStatuses {
             RenderResult rendered,
             Optional<SchedulerNameConflicts.Conflict> conflict,
             Optional<ApplyFailure> applyFailure,
+            boolean waitingForRolloutSlot,
             Deployment extender,
             Deployment scheduler,
             int labelledNodes,
@@ -155,8 +160,22 @@ public final class ProfileStatuses {
                             REASON_APPLY_FAILED,
                             o.applyFailure().get().message(),
                             generation)
-                    : readyWhenValid(
-                            o, pluginsOnly, extenderAvailable, schedulerAvailable, extenderTrouble, schedulerTrouble);
+                    : o.waitingForRolloutSlot()
+                            ? condition(
+                                    READY,
+                                    false,
+                                    REASON_WAITING_FOR_ROLLOUT_SLOT,
+                                    "A change restarts this profile's pods and the maximum of profiles rolling out at"
+                                            + " once is reached (the operator's --max-concurrent-rollouts); the"
+                                            + " running extender and scheduler are left as they are until its turn",
+                                    generation)
+                            : readyWhenValid(
+                                    o,
+                                    pluginsOnly,
+                                    extenderAvailable,
+                                    schedulerAvailable,
+                                    extenderTrouble,
+                                    schedulerTrouble);
         }
         Condition extender = pluginsOnly
                 ? condition(

@@ -21,8 +21,10 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +66,9 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
      */
     static final Duration RECHECK = Duration.ofSeconds(30);
 
+    /** Re-check a profile waiting for a rollout slot, should the wake-up at its turn be missed. */
+    static final Duration SLOT_RECHECK = Duration.ofSeconds(60);
+
     static final long TEARDOWN_POLL_MILLIS = 1000;
 
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerProfileReconciler.class);
@@ -71,22 +76,24 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     private final ClusterFacts facts;
     private final ProfileEvents events;
     private final ProtectedNamespaces protectedNamespaces;
+    private final RolloutSlots slots;
     private volatile OwnedInformers informers;
     private volatile ProfileRollout rollout;
     private volatile ProfileTls tls;
     private volatile ProfileStatusRecorder statuses;
     private volatile ProfileTeardown teardown;
 
-    /** A reconciler that protects {@link ProtectedNamespaces#DEFAULT}. */
+    /** A reconciler that protects {@link ProtectedNamespaces#DEFAULT} and rolls {@link RolloutSlots#DEFAULT_MAX}. */
     public SchedulerProfileReconciler(ClusterFacts facts, ProfileEvents events) {
-        this(facts, events, ProtectedNamespaces.defaults());
+        this(facts, events, ProtectedNamespaces.defaults(), new RolloutSlots(RolloutSlots.DEFAULT_MAX));
     }
 
     public SchedulerProfileReconciler(
-            ClusterFacts facts, ProfileEvents events, ProtectedNamespaces protectedNamespaces) {
+            ClusterFacts facts, ProfileEvents events, ProtectedNamespaces protectedNamespaces, RolloutSlots slots) {
         this.facts = facts;
         this.events = events;
         this.protectedNamespaces = protectedNamespaces;
+        this.slots = slots;
     }
 
     @Override
@@ -97,7 +104,11 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         tls = new ProfileTls(applier, informers, events, new CertificateIssuer(), Clock.systemUTC());
         statuses = new ProfileStatusRecorder(context.getClient(), events, Clock.systemUTC());
         teardown = new ProfileTeardown(context.getClient());
-        return informers.eventSources();
+        SimpleInboundEventSource<SchedulerProfile> turns = new SimpleInboundEventSource<>("rollout-turns");
+        slots.onTurn(turns::propagateEvent);
+        List<EventSource<?, SchedulerProfile>> sources = new ArrayList<>(informers.eventSources());
+        sources.add(turns);
+        return sources;
     }
 
     @Override
@@ -119,6 +130,8 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
         // Apply stage 1, gate, apply stage 2: only a valid, unrefused profile touches anything.
         ProfileRollout.Result result = new ProfileRollout.Result(observedExtender, observedScheduler, Optional.empty());
+        ResourceID id = ResourceID.fromResource(profile);
+        boolean waitingForSlot = false;
         if (conflict.isEmpty() && rendered instanceof RenderResult.Valid) {
             // TLS: the Secrets are written before stage 1, and the hashes of what they hold roll the pods.
             try {
@@ -130,8 +143,31 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
                 result = new ProfileRollout.Result(observedExtender, observedScheduler, Optional.of(refused.failure()));
             }
             if (result.failure().isEmpty() && rendered instanceof RenderResult.Valid valid) {
-                result = rollout.apply(profile, valid.state(), observedExtender, observedScheduler);
+                // Slots: at most N profiles restart their pods at once (an operator upgrade changes them all).
+                boolean restarts = PodRollouts.restartsRunningPods(valid.state(), observedExtender, observedScheduler);
+                if (restarts && !slots.take(id)) {
+                    waitingForSlot = true;
+                    LOG.debug(
+                            "{}/{} waits for a rollout slot: {} of {} taken by {}",
+                            names.namespace(),
+                            names.profile(),
+                            slots.rolling().size(),
+                            slots.max(),
+                            slots.rolling().stream()
+                                    .map(r -> r.getNamespace().orElse("") + "/" + r.getName())
+                                    .toList());
+                } else {
+                    if (!restarts) {
+                        slots.withdraw(id);
+                    }
+                    result = rollout.apply(profile, valid.state(), observedExtender, observedScheduler);
+                    if (PodRollouts.finished(valid.state(), result.extender(), result.scheduler())) {
+                        slots.release(id);
+                    }
+                }
             }
+        } else {
+            slots.release(id); // nothing is rolled out for an invalid or refused profile
         }
 
         // Record the status.
@@ -145,6 +181,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
                         rendered,
                         conflict,
                         result.failure(),
+                        waitingForSlot,
                         result.extender(),
                         result.scheduler(),
                         labelledNodes,
@@ -157,6 +194,8 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         UpdateControl<SchedulerProfile> control = UpdateControl.noUpdate();
         if (conflict.isPresent()) {
             control.rescheduleAfter(RECHECK);
+        } else if (waitingForSlot) {
+            control.rescheduleAfter(SLOT_RECHECK); // RolloutSlots wakes it at its turn; this is the safety net
         }
         return control;
     }
@@ -190,6 +229,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     @Override
     public DeleteControl cleanup(SchedulerProfile profile, Context<SchedulerProfile> context) {
         statuses.forget(profile);
+        slots.release(ResourceID.fromResource(profile));
         try {
             if (teardown.advance(profile)) {
                 LOG.info(

@@ -2,12 +2,16 @@ package dev.schedulerops.operator.render;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.ClusterFacts;
+import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.ResolvedProfile;
 import dev.schedulerops.operator.model.TlsFacts;
 import dev.schedulerops.operator.validation.ProfileValidator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The pure function at the heart of the operator: a profile (and a few cluster facts) to its desired objects. */
 public final class ProfileRenderer {
@@ -53,6 +57,8 @@ public final class ProfileRenderer {
             schedulerStage.add(SchedulerRenderer.podDisruptionBudget(p));
         }
 
+        extenderStage.forEach(ProfileRenderer::stampTemplateHash);
+        schedulerStage.forEach(ProfileRenderer::stampTemplateHash);
         return new DesiredState(
                 extenderStage,
                 schedulerStage,
@@ -62,5 +68,22 @@ public final class ProfileRenderer {
                 p.bundledExtender() ? p.extenderImage(facts) : null,
                 p.tls(),
                 p.bundledExtender());
+    }
+
+    /** Puts {@link Labels#TEMPLATE_HASH} on a Deployment; other objects are left as they are. */
+    private static void stampTemplateHash(HasMetadata object) {
+        if (object instanceof Deployment deployment) {
+            Map<String, String> annotations = new LinkedHashMap<>();
+            if (deployment.getMetadata().getAnnotations() != null) {
+                annotations.putAll(deployment.getMetadata().getAnnotations());
+            }
+            annotations.put(Labels.TEMPLATE_HASH, templateHash(deployment));
+            deployment.getMetadata().setAnnotations(annotations);
+        }
+    }
+
+    /** The hash of a rendered Deployment's pod template. */
+    public static String templateHash(Deployment deployment) {
+        return Yaml.hash(Yaml.write(deployment.getSpec().getTemplate()));
     }
 }

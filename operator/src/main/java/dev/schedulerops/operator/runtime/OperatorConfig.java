@@ -2,6 +2,7 @@ package dev.schedulerops.operator.runtime;
 
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.reconcile.ProtectedNamespaces;
+import dev.schedulerops.operator.reconcile.RolloutSlots;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +30,8 @@ import java.util.stream.Collectors;
  * @param httpPort port of /healthz, /readyz and /metrics; 0 picks a free one
  * @param httpBindAddress address that server binds to
  * @param protectedNamespaces namespaces whose profiles are refused and into which nothing is rendered
+ * @param maxConcurrentRollouts how many profiles may restart their pods at once (an upgrade of the operator changes
+ *     them all); see {@link RolloutSlots}
  */
 public record OperatorConfig(
         Set<String> watchNamespaces,
@@ -40,7 +43,8 @@ public record OperatorConfig(
         String logFormat,
         int httpPort,
         String httpBindAddress,
-        Set<String> protectedNamespaces) {
+        Set<String> protectedNamespaces,
+        int maxConcurrentRollouts) {
 
     // The environment variables read, also the keys of fromEnvironment's overrides.
     public static final String ENV_WATCH_NAMESPACES = "SCHEDULEROPS_WATCH_NAMESPACES";
@@ -53,6 +57,8 @@ public record OperatorConfig(
     public static final String ENV_HTTP_BIND_ADDRESS = "SCHEDULEROPS_HTTP_BIND_ADDRESS";
     /** Comma separated; unset or blank means {@link ProtectedNamespaces#DEFAULT}, a value replaces that list. */
     public static final String ENV_PROTECTED_NAMESPACES = "SCHEDULEROPS_PROTECTED_NAMESPACES";
+
+    public static final String ENV_MAX_CONCURRENT_ROLLOUTS = "SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS";
 
     public static final String LEASE_NAME = "schedulerops-operator";
     public static final Path SERVICE_ACCOUNT_NAMESPACE =
@@ -67,6 +73,10 @@ public record OperatorConfig(
         }
         if (httpPort < 0 || httpPort > 65535) {
             throw new IllegalArgumentException(ENV_HTTP_PORT + " must be 0..65535, not " + httpPort);
+        }
+        if (maxConcurrentRollouts < 1) {
+            throw new IllegalArgumentException(
+                    ENV_MAX_CONCURRENT_ROLLOUTS + " must be at least 1, not " + maxConcurrentRollouts);
         }
     }
 
@@ -108,7 +118,8 @@ public record OperatorConfig(
                 nonBlank(env.get(ENV_HTTP_BIND_ADDRESS)).orElse("0.0.0.0"),
                 nonBlank(env.get(ENV_PROTECTED_NAMESPACES))
                         .map(OperatorConfig::namespaces)
-                        .orElse(ProtectedNamespaces.DEFAULT));
+                        .orElse(ProtectedNamespaces.DEFAULT),
+                integer(env, ENV_MAX_CONCURRENT_ROLLOUTS, RolloutSlots.DEFAULT_MAX));
     }
 
     public static Set<String> namespaces(String commaSeparated) {

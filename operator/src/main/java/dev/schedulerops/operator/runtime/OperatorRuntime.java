@@ -3,6 +3,7 @@ package dev.schedulerops.operator.runtime;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.reconcile.ProfileEvents;
 import dev.schedulerops.operator.reconcile.ProtectedNamespaces;
+import dev.schedulerops.operator.reconcile.RolloutSlots;
 import dev.schedulerops.operator.reconcile.SchedulerProfileReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -52,10 +53,20 @@ public final class OperatorRuntime implements AutoCloseable {
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
 
+        RolloutSlots slots = new RolloutSlots(config.maxConcurrentRollouts());
         SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
                 facts,
                 new ProfileEvents(client, instanceName()),
-                new ProtectedNamespaces(config.protectedNamespaces()));
+                new ProtectedNamespaces(config.protectedNamespaces()),
+                slots);
+        Gauge.builder("schedulerops.rollouts", slots, s -> s.rolling().size())
+                .description("Profiles restarting their pods (holding a rollout slot), and those waiting for one")
+                .tag("state", "rolling")
+                .register(registry);
+        Gauge.builder("schedulerops.rollouts", slots, RolloutSlots::waitingCount)
+                .description("Profiles restarting their pods (holding a rollout slot), and those waiting for one")
+                .tag("state", "waiting")
+                .register(registry);
         Gauge.builder("schedulerops.profiles", reconciler, r -> r.profilesWithReady(true))
                 .description("SchedulerProfiles by their Ready condition, as last reconciled by this instance")
                 .tag("ready", "true")
@@ -87,7 +98,8 @@ public final class OperatorRuntime implements AutoCloseable {
                 started::get,
                 registry::scrape);
         LOG.info(
-                "operator configured: kubernetes {}, watching {}, protected {}, leader election {}, http {}:{}",
+                "operator configured: kubernetes {}, watching {}, protected {}, leader election {}, http {}:{},"
+                        + " at most {} profiles rolling at once",
                 facts.kubernetesVersion(),
                 config.watchNamespaces().isEmpty() ? "all namespaces" : config.watchNamespaces(),
                 config.protectedNamespaces(),
@@ -95,7 +107,8 @@ public final class OperatorRuntime implements AutoCloseable {
                         ? "on (lease " + config.leaderElectionNamespace() + "/" + config.leaseName() + ")"
                         : "off",
                 config.httpBindAddress(),
-                endpoints.port());
+                endpoints.port(),
+                config.maxConcurrentRollouts());
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.reconcile.ProtectedNamespaces;
+import dev.schedulerops.operator.reconcile.RolloutSlots;
 import dev.schedulerops.operator.runtime.OperatorConfig;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -134,7 +135,8 @@ class NamespacedRbacTest {
                         "text",
                         0,
                         "127.0.0.1",
-                        ProtectedNamespaces.DEFAULT),
+                        ProtectedNamespaces.DEFAULT,
+                        RolloutSlots.DEFAULT_MAX),
                 asOperator);
     }
 

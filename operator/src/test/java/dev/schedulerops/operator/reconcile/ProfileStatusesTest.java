@@ -28,6 +28,7 @@ class ProfileStatusesTest {
                 new RenderResult.Valid(new DesiredState(List.of(), List.of(), "", desiredHash, "ks:v1", "ext:v1")),
                 Optional.empty(),
                 Optional.empty(),
+                false,
                 extender,
                 scheduler,
                 3,
@@ -46,11 +47,41 @@ class ProfileStatusesTest {
                 new RenderResult.Valid(new DesiredState(List.of(), List.of(), "", "h1", "ks:v1", "ext:v1", mode, true)),
                 Optional.empty(),
                 Optional.empty(),
+                false,
                 Deployments.available("p-extender"),
                 Deployments.schedulerWithHash("h1", true),
                 3,
                 List.of(),
                 List.of());
+    }
+
+    @Test
+    void aProfileWaitingForARolloutSlotSaysSoAndKeepsReportingWhatRuns() {
+        ProfileStatuses.Observation o = validWithTls(TlsMode.MUTUAL);
+        ProfileStatuses.Observation waiting = new ProfileStatuses.Observation(
+                o.generation(),
+                o.schedulerName(),
+                o.rendered(),
+                o.conflict(),
+                o.applyFailure(),
+                true,
+                o.extender(),
+                o.scheduler(),
+                o.labelledNodes(),
+                o.extenderPods(),
+                o.schedulerPods());
+
+        SchedulerProfileStatus status = ProfileStatuses.compute(null, waiting, T0);
+
+        assertThat(condition(status, "Ready").getStatus()).isEqualTo("False");
+        assertThat(condition(status, "Ready").getReason()).isEqualTo("WaitingForRolloutSlot");
+        assertThat(condition(status, "Ready").getMessage())
+                .contains("--max-concurrent-rollouts")
+                .contains("left as they are until its turn");
+        assertThat(condition(status, "Reconciling").getReason()).isEqualTo("WaitingForRolloutSlot");
+        assertThat(status.getConditions()).extracting(Condition::getType).doesNotContain("Stalled");
+        assertThat(condition(status, "ExtenderAvailable").getStatus()).isEqualTo("True");
+        assertThat(condition(status, "SchedulerAvailable").getStatus()).isEqualTo("True");
     }
 
     @Test
@@ -127,6 +158,7 @@ class ProfileStatusesTest {
                 o.rendered(),
                 o.conflict(),
                 o.applyFailure(),
+                false,
                 o.extender(),
                 o.scheduler(),
                 o.labelledNodes(),
@@ -242,6 +274,7 @@ class ProfileStatusesTest {
                 new RenderResult.Invalid(List.of("plugin Foo is unknown", "weight must be positive")),
                 Optional.empty(),
                 Optional.empty(),
+                false,
                 Deployments.available("p-extender"),
                 Deployments.schedulerWithHash("h1", true),
                 3,
@@ -276,6 +309,7 @@ class ProfileStatusesTest {
                 valid(null, null, "h1").rendered(),
                 Optional.of(new SchedulerNameConflicts.Conflict("shared", "team-a/first")),
                 Optional.empty(),
+                false,
                 null,
                 null,
                 0,
@@ -332,6 +366,7 @@ class ProfileStatusesTest {
                 o.rendered(),
                 o.conflict(),
                 Optional.of(failure),
+                false,
                 o.extender(),
                 o.scheduler(),
                 o.labelledNodes(),

@@ -49,7 +49,10 @@ class ProtectedNamespacesTest {
     @Test
     void theReconcilerRendersNothingForAProfileInAProtectedNamespace() throws IOException {
         SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
-                ClusterFacts.forVersion("1.33.13"), null, new ProtectedNamespaces(Set.of("kube-system", "payments")));
+                ClusterFacts.forVersion("1.33.13"),
+                null,
+                new ProtectedNamespaces(Set.of("kube-system", "payments")),
+                new RolloutSlots(1));
 
         assertThat(reconciler.render(profileIn("kube-system")))
                 .isInstanceOfSatisfying(RenderResult.Invalid.class, invalid -> assertThat(invalid.errors())

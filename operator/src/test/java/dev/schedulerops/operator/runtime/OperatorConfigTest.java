@@ -24,6 +24,20 @@ class OperatorConfigTest {
         assertThat(config.httpBindAddress()).isEqualTo("0.0.0.0");
         assertThat(config.protectedNamespaces())
                 .containsExactlyInAnyOrder("kube-system", "kube-public", "kube-node-lease");
+        assertThat(config.maxConcurrentRollouts()).isEqualTo(5);
+    }
+
+    @Test
+    void maxConcurrentRolloutsIsReadAndMustBePositive() {
+        assertThat(OperatorConfig.fromEnvironment(Map.of("SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS", "2"), Optional::empty)
+                        .maxConcurrentRollouts())
+                .isEqualTo(2);
+        assertThatThrownBy(() -> OperatorConfig.fromEnvironment(
+                        Map.of("SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS", "0"), Optional::empty))
+                .hasMessageContaining("SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS must be at least 1, not 0");
+        assertThatThrownBy(() -> OperatorConfig.fromEnvironment(
+                        Map.of("SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS", "all"), Optional::empty))
+                .hasMessageContaining("SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS must be a number");
     }
 
     @Test
