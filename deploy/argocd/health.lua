@@ -8,6 +8,7 @@ local hs = {}
 local waitingReasons = {
   WaitingForExtender = true,
   RollingOutScheduler = true,
+  WaitingForRolloutSlot = true,
 }
 
 local function findCondition(conditions, conditionType)

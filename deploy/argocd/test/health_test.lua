@@ -94,6 +94,15 @@ local cases = {
     message = "RollingOutScheduler",
   },
   {
+    name = "waiting for a rollout slot is Progressing",
+    obj = profile(2, {
+      observedGeneration = 2,
+      conditions = { condition("Ready", "False", "WaitingForRolloutSlot", "A change restarts this profile's pods") },
+    }),
+    status = "Progressing",
+    message = "WaitingForRolloutSlot: A change restarts this profile's pods",
+  },
+  {
     name = "Ready Unknown is Progressing",
     obj = profile(1, { observedGeneration = 1, conditions = { condition("Ready", "Unknown", nil, "Reconciling") } }),
     status = "Progressing",

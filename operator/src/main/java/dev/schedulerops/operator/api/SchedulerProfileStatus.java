@@ -13,7 +13,9 @@ public class SchedulerProfileStatus {
     private Long observedGeneration;
 
     @JsonPropertyDescription("Ready, ExtenderAvailable, SchedulerAvailable and ConfigValid (False with reason"
-            + " InvalidConfig or SchedulerNameConflict when the spec cannot be rolled out).")
+            + " InvalidConfig, SchedulerNameConflict, ProtectedNamespace or UnsupportedKubernetesVersion when the spec"
+            + " cannot be rolled out); Ready=False WaitingForRolloutSlot while its turn to restart its pods has not"
+            + " come.")
     private List<Condition> conditions = new ArrayList<>();
 
     @JsonPropertyDescription("The schedulerName pods use to select this profile.")

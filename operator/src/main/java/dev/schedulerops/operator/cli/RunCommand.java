@@ -73,6 +73,12 @@ public final class RunCommand implements Callable<Integer> {
                     + " their turn (env SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS, default 5).")
     Integer maxConcurrentRollouts;
 
+    @Option(
+            names = "--version-check-seconds",
+            description = "How often to read the API server's version again; a control-plane upgrade then rolls the"
+                    + " schedulers to the new version (env SCHEDULEROPS_VERSION_CHECK_SECONDS, default 300).")
+    Integer versionCheckSeconds;
+
     @Override
     public Integer call() throws Exception {
         OperatorConfig config = OperatorConfig.fromEnvironment(flagOverrides());
@@ -110,6 +116,7 @@ public final class RunCommand implements Callable<Integer> {
         putIfSet(overrides, OperatorConfig.ENV_HTTP_PORT, httpPort);
         putIfSet(overrides, OperatorConfig.ENV_HTTP_BIND_ADDRESS, httpBindAddress);
         putIfSet(overrides, OperatorConfig.ENV_MAX_CONCURRENT_ROLLOUTS, maxConcurrentRollouts);
+        putIfSet(overrides, OperatorConfig.ENV_VERSION_CHECK_SECONDS, versionCheckSeconds);
         return overrides;
     }
 

@@ -49,6 +49,10 @@ public record ClusterFacts(String kubernetesVersion, String extenderImage, Strin
                 kubernetesVersion, BuildInfo.defaultExtenderImage(), DEFAULT_SCHEDULER_IMAGE_REPOSITORY);
     }
 
+    public ClusterFacts withKubernetesVersion(String version) {
+        return new ClusterFacts(version, extenderImage, schedulerImageRepository, nodes);
+    }
+
     public ClusterFacts withExtenderImage(String image) {
         return new ClusterFacts(kubernetesVersion, image, schedulerImageRepository, nodes);
     }

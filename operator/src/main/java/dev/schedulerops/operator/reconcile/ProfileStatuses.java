@@ -147,10 +147,13 @@ public final class ProfileStatuses {
             configValid = condition(CONFIG_VALID, false, REASON_CONFLICT, message, generation);
             ready = condition(READY, false, REASON_CONFLICT, message, generation);
         } else if (o.rendered() instanceof RenderResult.Invalid invalid) {
-            String message = "The profile is invalid; running objects are left unchanged: "
+            String message = (invalid.refusal() == RenderResult.Refusal.INVALID_CONFIG
+                            ? "The profile is invalid; running objects are left unchanged: "
+                            : "")
                     + String.join("; ", invalid.errors());
-            configValid = condition(CONFIG_VALID, false, REASON_INVALID_CONFIG, message, generation);
-            ready = condition(READY, false, REASON_INVALID_CONFIG, message, generation);
+            String reason = invalid.refusal().reason();
+            configValid = condition(CONFIG_VALID, false, reason, message, generation);
+            ready = condition(READY, false, reason, message, generation);
         } else {
             configValid = condition(CONFIG_VALID, true, REASON_VALID, "The profile renders and validates", generation);
             ready = o.applyFailure().isPresent()

@@ -21,6 +21,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import java.time.Clock;
 import java.time.Duration;
@@ -73,7 +74,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerProfileReconciler.class);
 
-    private final ClusterFacts facts;
+    private volatile ClusterFacts facts;
     private final ProfileEvents events;
     private final ProtectedNamespaces protectedNamespaces;
     private final RolloutSlots slots;
@@ -82,6 +83,8 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     private volatile ProfileTls tls;
     private volatile ProfileStatusRecorder statuses;
     private volatile ProfileTeardown teardown;
+    private volatile SimpleInboundEventSource<SchedulerProfile> wakeUps;
+    private volatile IndexerResourceCache<SchedulerProfile> profiles;
 
     /** A reconciler that protects {@link ProtectedNamespaces#DEFAULT} and rolls {@link RolloutSlots#DEFAULT_MAX}. */
     public SchedulerProfileReconciler(ClusterFacts facts, ProfileEvents events) {
@@ -104,10 +107,11 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         tls = new ProfileTls(applier, informers, events, new CertificateIssuer(), Clock.systemUTC());
         statuses = new ProfileStatusRecorder(context.getClient(), events, Clock.systemUTC());
         teardown = new ProfileTeardown(context.getClient());
-        SimpleInboundEventSource<SchedulerProfile> turns = new SimpleInboundEventSource<>("rollout-turns");
-        slots.onTurn(turns::propagateEvent);
+        profiles = context.getPrimaryCache();
+        wakeUps = new SimpleInboundEventSource<>("wake-ups");
+        slots.onTurn(wakeUps::propagateEvent);
         List<EventSource<?, SchedulerProfile>> sources = new ArrayList<>(informers.eventSources());
-        sources.add(turns);
+        sources.add(wakeUps);
         return sources;
     }
 
@@ -200,6 +204,19 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         return control;
     }
 
+    /**
+     * The cluster's Kubernetes version changed (a control-plane upgrade): every profile is reconciled with it, which
+     * rolls the schedulers to the image of the new version, throttled by the rollout slots.
+     */
+    public void clusterVersionChanged(String kubernetesVersion) {
+        facts = facts.withKubernetesVersion(kubernetesVersion);
+        IndexerResourceCache<SchedulerProfile> cached = profiles;
+        SimpleInboundEventSource<SchedulerProfile> wake = wakeUps;
+        if (cached != null && wake != null) {
+            cached.list().map(ResourceID::fromResource).forEach(wake::propagateEvent);
+        }
+    }
+
     /** What the profile renders to, or, in a protected namespace, a refusal that touches nothing. */
     RenderResult render(SchedulerProfile profile) {
         return render(profile, currentFacts());
@@ -209,7 +226,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         Optional<String> refusal =
                 protectedNamespaces.refusal(profile.getMetadata().getNamespace());
         if (refusal.isPresent()) {
-            return new RenderResult.Invalid(List.of(refusal.get()));
+            return new RenderResult.Invalid(List.of(refusal.get()), RenderResult.Refusal.PROTECTED_NAMESPACE);
         }
         return ProfileRenderer.render(profile, factsNow);
     }

@@ -6,12 +6,14 @@ import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.ResolvedProfile;
 import dev.schedulerops.operator.model.TlsFacts;
 import dev.schedulerops.operator.validation.ProfileValidator;
+import dev.schedulerops.operator.validation.SupportedVersions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The pure function at the heart of the operator: a profile (and a few cluster facts) to its desired objects. */
 public final class ProfileRenderer {
@@ -27,6 +29,11 @@ public final class ProfileRenderer {
      *     keys), stamped on the pod templates so that new material rolls the pods in order
      */
     public static RenderResult render(SchedulerProfile profile, ClusterFacts facts, TlsFacts tls) {
+        Optional<String> unsupported = SupportedVersions.refusal(facts.kubernetesVersion());
+        if (unsupported.isPresent()) {
+            return new RenderResult.Invalid(
+                    List.of(unsupported.get()), RenderResult.Refusal.UNSUPPORTED_KUBERNETES_VERSION);
+        }
         List<String> fieldErrors = ProfileValidator.validateFields(profile);
         if (!fieldErrors.isEmpty()) {
             return new RenderResult.Invalid(fieldErrors);

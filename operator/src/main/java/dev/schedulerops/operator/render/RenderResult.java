@@ -7,12 +7,41 @@ public sealed interface RenderResult {
 
     record Valid(DesiredState state) implements RenderResult {}
 
-    record Invalid(List<String> errors) implements RenderResult {
+    /**
+     * @param errors what is wrong, each a sentence a person can act on
+     * @param refusal which kind of refusal: the reason of the status conditions
+     */
+    record Invalid(List<String> errors, Refusal refusal) implements RenderResult {
         public Invalid {
             errors = List.copyOf(errors);
             if (errors.isEmpty()) {
                 throw new IllegalArgumentException("an invalid result needs at least one error");
             }
+        }
+
+        /** The profile itself is wrong. */
+        public Invalid(List<String> errors) {
+            this(errors, Refusal.INVALID_CONFIG);
+        }
+    }
+
+    /** Why a profile is not rolled out; {@link #reason()} is the status conditions' reason. */
+    enum Refusal {
+        /** The spec breaks a rule (the CRD's, kube-scheduler's or the operator's). */
+        INVALID_CONFIG("InvalidConfig"),
+        /** The profile is in a namespace the operator renders nothing into. */
+        PROTECTED_NAMESPACE("ProtectedNamespace"),
+        /** The cluster runs a Kubernetes version whose kube-scheduler rules this operator does not know. */
+        UNSUPPORTED_KUBERNETES_VERSION("UnsupportedKubernetesVersion");
+
+        private final String reason;
+
+        Refusal(String reason) {
+            this.reason = reason;
+        }
+
+        public String reason() {
+            return reason;
         }
     }
 }

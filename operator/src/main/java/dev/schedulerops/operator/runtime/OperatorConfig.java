@@ -30,6 +30,8 @@ import java.util.stream.Collectors;
  * @param httpPort port of /healthz, /readyz and /metrics; 0 picks a free one
  * @param httpBindAddress address that server binds to
  * @param protectedNamespaces namespaces whose profiles are refused and into which nothing is rendered
+ * @param versionCheckSeconds how often the API server's version is read again (a control-plane upgrade then rolls
+ *     the schedulers to the new version's image without restarting the operator)
  * @param maxConcurrentRollouts how many profiles may restart their pods at once (an upgrade of the operator changes
  *     them all); see {@link RolloutSlots}
  */
@@ -44,7 +46,8 @@ public record OperatorConfig(
         int httpPort,
         String httpBindAddress,
         Set<String> protectedNamespaces,
-        int maxConcurrentRollouts) {
+        int maxConcurrentRollouts,
+        int versionCheckSeconds) {
 
     // The environment variables read, also the keys of fromEnvironment's overrides.
     public static final String ENV_WATCH_NAMESPACES = "SCHEDULEROPS_WATCH_NAMESPACES";
@@ -59,6 +62,7 @@ public record OperatorConfig(
     public static final String ENV_PROTECTED_NAMESPACES = "SCHEDULEROPS_PROTECTED_NAMESPACES";
 
     public static final String ENV_MAX_CONCURRENT_ROLLOUTS = "SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS";
+    public static final String ENV_VERSION_CHECK_SECONDS = "SCHEDULEROPS_VERSION_CHECK_SECONDS";
 
     public static final String LEASE_NAME = "schedulerops-operator";
     public static final Path SERVICE_ACCOUNT_NAMESPACE =
@@ -77,6 +81,10 @@ public record OperatorConfig(
         if (maxConcurrentRollouts < 1) {
             throw new IllegalArgumentException(
                     ENV_MAX_CONCURRENT_ROLLOUTS + " must be at least 1, not " + maxConcurrentRollouts);
+        }
+        if (versionCheckSeconds < 1) {
+            throw new IllegalArgumentException(
+                    ENV_VERSION_CHECK_SECONDS + " must be at least 1, not " + versionCheckSeconds);
         }
     }
 
@@ -119,7 +127,8 @@ public record OperatorConfig(
                 nonBlank(env.get(ENV_PROTECTED_NAMESPACES))
                         .map(OperatorConfig::namespaces)
                         .orElse(ProtectedNamespaces.DEFAULT),
-                integer(env, ENV_MAX_CONCURRENT_ROLLOUTS, RolloutSlots.DEFAULT_MAX));
+                integer(env, ENV_MAX_CONCURRENT_ROLLOUTS, RolloutSlots.DEFAULT_MAX),
+                integer(env, ENV_VERSION_CHECK_SECONDS, 300));
     }
 
     public static Set<String> namespaces(String commaSeparated) {

@@ -37,6 +37,8 @@ public final class OperatorRuntime implements AutoCloseable {
     private final HttpEndpoints endpoints;
     private final PrometheusMeterRegistry registry;
     private final JvmGcMetrics gcMetrics;
+    private final ClusterVersionWatch versionWatch;
+    private final long versionCheckSeconds;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean failed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -90,6 +92,9 @@ public final class OperatorRuntime implements AutoCloseable {
                 overrider.settingNamespaces(config.watchNamespaces());
             }
         });
+        this.versionWatch = new ClusterVersionWatch(
+                facts.kubernetesVersion(), () -> serverVersion(client), reconciler::clusterVersionChanged);
+        this.versionCheckSeconds = config.versionCheckSeconds();
         // Standbys (leader election) are ready too: otherwise a rolling update of the operator never completes.
         this.endpoints = HttpEndpoints.start(
                 config.httpBindAddress(),
@@ -142,6 +147,7 @@ public final class OperatorRuntime implements AutoCloseable {
         OperatorRuntime runtime = new OperatorRuntime(config, client);
         try {
             runtime.operator.start();
+            runtime.versionWatch.start(runtime.versionCheckSeconds);
             runtime.started.set(true);
         } catch (RuntimeException e) {
             runtime.failed.set(true);
@@ -175,6 +181,7 @@ public final class OperatorRuntime implements AutoCloseable {
             return;
         }
         LOG.info("stopping the operator");
+        versionWatch.close();
         try {
             operator.stop();
         } catch (RuntimeException e) {

@@ -136,7 +136,8 @@ class NamespacedRbacTest {
                         0,
                         "127.0.0.1",
                         ProtectedNamespaces.DEFAULT,
-                        RolloutSlots.DEFAULT_MAX),
+                        RolloutSlots.DEFAULT_MAX,
+                        300),
                 asOperator);
     }
 

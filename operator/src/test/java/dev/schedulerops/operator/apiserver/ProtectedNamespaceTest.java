@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.reconcile.ProfileStatuses;
+import dev.schedulerops.operator.render.RenderResult;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +23,9 @@ class ProtectedNamespaceTest {
         kubeSystem.createProfile(name, "labelKey: example.com/rank");
 
         Eventually.until(
-                "ConfigValid=False InvalidConfig in kube-system",
+                "ConfigValid=False ProtectedNamespace in kube-system",
                 () -> kubeSystem.hasCondition(
-                        name, ProfileStatuses.CONFIG_VALID, "False", ProfileStatuses.REASON_INVALID_CONFIG),
+                        name, ProfileStatuses.CONFIG_VALID, "False", RenderResult.Refusal.PROTECTED_NAMESPACE.reason()),
                 () -> kubeSystem.conditions(name));
         String message = kubeSystem
                 .condition(name, ProfileStatuses.CONFIG_VALID)
@@ -35,9 +36,10 @@ class ProtectedNamespaceTest {
                 .contains("SCHEDULEROPS_PROTECTED_NAMESPACES")
                 .contains("create it in an ordinary namespace");
         assertThat(kubeSystem.hasCondition(
-                        name, ProfileStatuses.STALLED, "True", ProfileStatuses.REASON_INVALID_CONFIG))
+                        name, ProfileStatuses.STALLED, "True", RenderResult.Refusal.PROTECTED_NAMESPACE.reason()))
                 .isTrue();
-        assertThat(kubeSystem.hasCondition(name, ProfileStatuses.READY, "False", ProfileStatuses.REASON_INVALID_CONFIG))
+        assertThat(kubeSystem.hasCondition(
+                        name, ProfileStatuses.READY, "False", RenderResult.Refusal.PROTECTED_NAMESPACE.reason()))
                 .isTrue();
 
         // Nothing at all carries this profile's labels: not in kube-system, not cluster-scoped.

@@ -85,6 +85,32 @@ class ProfileStatusesTest {
     }
 
     @Test
+    void anUnsupportedClusterVersionIsItsOwnReasonWithoutTheInvalidProfileWording() {
+        ProfileStatuses.Observation o = validWithTls(TlsMode.MUTUAL);
+        ProfileStatuses.Observation unsupported = new ProfileStatuses.Observation(
+                o.generation(),
+                o.schedulerName(),
+                new RenderResult.Invalid(
+                        List.of("The cluster runs Kubernetes 1.40, ..."),
+                        RenderResult.Refusal.UNSUPPORTED_KUBERNETES_VERSION),
+                o.conflict(),
+                o.applyFailure(),
+                false,
+                o.extender(),
+                o.scheduler(),
+                o.labelledNodes(),
+                o.extenderPods(),
+                o.schedulerPods());
+
+        SchedulerProfileStatus status = ProfileStatuses.compute(null, unsupported, T0);
+
+        for (String type : List.of("ConfigValid", "Ready", "Stalled")) {
+            assertThat(condition(status, type).getReason()).isEqualTo("UnsupportedKubernetesVersion");
+        }
+        assertThat(condition(status, "Ready").getMessage()).startsWith("The cluster runs Kubernetes 1.40");
+    }
+
+    @Test
     void mutualTlsAddsNoWarning() {
         SchedulerProfileStatus status = ProfileStatuses.compute(null, validWithTls(TlsMode.MUTUAL), T0);
         assertThat(status.getConditions()).extracting(Condition::getType).doesNotContain("ExtenderOpen");

@@ -62,4 +62,37 @@ class ProtectedNamespacesTest {
         assertThat(reconciler.render(profileIn("payments"))).isInstanceOf(RenderResult.Invalid.class);
         assertThat(reconciler.render(profileIn("team-a"))).isInstanceOf(RenderResult.Valid.class);
     }
+
+    @Test
+    void aProtectedNamespaceIsItsOwnReason() throws IOException {
+        SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
+                ClusterFacts.forVersion("1.33.13"), null, ProtectedNamespaces.defaults(), new RolloutSlots(1));
+
+        assertThat(reconciler.render(profileIn("kube-system")))
+                .isInstanceOfSatisfying(RenderResult.Invalid.class, invalid -> assertThat(invalid.refusal())
+                        .isEqualTo(RenderResult.Refusal.PROTECTED_NAMESPACE));
+    }
+
+    @Test
+    void aControlPlaneUpgradeIsRenderedWithTheNewVersionWithoutARestart() throws IOException {
+        SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
+                ClusterFacts.forVersion("1.33.13"), null, ProtectedNamespaces.defaults(), new RolloutSlots(1));
+        assertThat(schedulerImage(reconciler.render(profileIn("team-a"))))
+                .isEqualTo("registry.k8s.io/kube-scheduler:v1.33.13");
+
+        reconciler.clusterVersionChanged("1.34.2");
+        assertThat(schedulerImage(reconciler.render(profileIn("team-a"))))
+                .isEqualTo("registry.k8s.io/kube-scheduler:v1.34.2");
+
+        reconciler.clusterVersionChanged("1.40.1");
+        assertThat(reconciler.render(profileIn("team-a")))
+                .isInstanceOfSatisfying(RenderResult.Invalid.class, invalid -> {
+                    assertThat(invalid.refusal()).isEqualTo(RenderResult.Refusal.UNSUPPORTED_KUBERNETES_VERSION);
+                    assertThat(invalid.errors()).singleElement().asString().contains("Kubernetes 1.40");
+                });
+    }
+
+    private static String schedulerImage(RenderResult result) {
+        return ((RenderResult.Valid) result).state().schedulerImage();
+    }
 }

@@ -237,6 +237,32 @@ class ProfileRendererTest {
                 .isEqualTo(catalogue);
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"1.28.15", "v1.38.0", "2.0.1", "v1.27.3-eks-1234abc"})
+    void aClusterVersionWithoutKnownSchedulerRulesIsRefusedNotGuessed(String version) {
+        RenderResult result = ProfileRenderer.render(
+                Samples.profile("labelKey: example.com/tier\n"),
+                new ClusterFacts(version, "ext:1", ClusterFacts.DEFAULT_SCHEDULER_IMAGE_REPOSITORY));
+
+        assertThat(result).isInstanceOfSatisfying(RenderResult.Invalid.class, invalid -> {
+            assertThat(invalid.refusal()).isEqualTo(RenderResult.Refusal.UNSUPPORTED_KUBERNETES_VERSION);
+            assertThat(invalid.errors())
+                    .singleElement()
+                    .asString()
+                    .contains("knows the kube-scheduler rules of Kubernetes 1.29 to 1.37 only")
+                    .contains("nothing was rolled out");
+        });
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"v1.29.0", "1.33.5-eks-1234abc", "v1.37.2"})
+    void everyVersionWithAFlagCatalogueRenders(String version) {
+        assertThat(ProfileRenderer.render(
+                        Samples.profile("labelKey: example.com/tier\n"),
+                        new ClusterFacts(version, "ext:1", ClusterFacts.DEFAULT_SCHEDULER_IMAGE_REPOSITORY)))
+                .isInstanceOf(RenderResult.Valid.class);
+    }
+
     @Test
     void podDisruptionBudgetOnlyAboveOneExtenderReplica() {
         assertThat(render("labelKey: k\nextender:\n  replicas: 1").all())

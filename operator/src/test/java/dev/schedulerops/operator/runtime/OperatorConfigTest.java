@@ -25,6 +25,7 @@ class OperatorConfigTest {
         assertThat(config.protectedNamespaces())
                 .containsExactlyInAnyOrder("kube-system", "kube-public", "kube-node-lease");
         assertThat(config.maxConcurrentRollouts()).isEqualTo(5);
+        assertThat(config.versionCheckSeconds()).isEqualTo(300);
     }
 
     @Test
@@ -38,6 +39,12 @@ class OperatorConfigTest {
         assertThatThrownBy(() -> OperatorConfig.fromEnvironment(
                         Map.of("SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS", "all"), Optional::empty))
                 .hasMessageContaining("SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS must be a number");
+        assertThat(OperatorConfig.fromEnvironment(Map.of("SCHEDULEROPS_VERSION_CHECK_SECONDS", "30"), Optional::empty)
+                        .versionCheckSeconds())
+                .isEqualTo(30);
+        assertThatThrownBy(() -> OperatorConfig.fromEnvironment(
+                        Map.of("SCHEDULEROPS_VERSION_CHECK_SECONDS", "0"), Optional::empty))
+                .hasMessageContaining("SCHEDULEROPS_VERSION_CHECK_SECONDS must be at least 1");
     }
 
     @Test
