@@ -48,6 +48,7 @@ class OperatorUpgradeTest {
     static final String OLD_EXTENDER = "example.com/schedulerops-extender:old";
     static final String NEW_EXTENDER = "example.com/schedulerops-extender:new";
     static final String NEW_SCHEDULER_REPOSITORY = "mirror.example.com/kube-scheduler";
+    static final String POOL_LABEL = "e2e.schedulerops.dev/pool";
 
     KubernetesClient client;
     String namespace;
@@ -74,13 +75,34 @@ class OperatorUpgradeTest {
         client = cluster.client();
         OperatorTests.installCrd(client);
         namespace = OperatorTests.createRestrictedNamespace(cluster, "upgrade");
-        // 30 pods and the surges of 3 rollouts need about 4 CPUs: four nodes of 4 CPUs leave room.
-        cluster.addNodes(4, Map.of("e2e.schedulerops.dev/pool", namespace));
+        // 30 pods and the surges of 3 rollouts need about 4 CPUs: four nodes of 4 CPUs leave room. The profiles'
+        // pods are pinned to them, so that they never land on (and block drains of) another test class's nodes.
+        cluster.addNodes(4, Map.of(POOL_LABEL, namespace));
     }
 
+    /** Deletes the profiles through the operator (its teardown removes their Deployments and PDBs), then stops it. */
     @AfterAll
     void stop() {
-        if (operator != null) {
+        if (operator == null) {
+            return;
+        }
+        try {
+            client.resources(SchedulerProfile.class).inNamespace(namespace).delete();
+            Await.until(
+                    Duration.ofSeconds(120),
+                    "the profiles and their Deployments are deleted",
+                    () -> client.resources(SchedulerProfile.class)
+                                    .inNamespace(namespace)
+                                    .list()
+                                    .getItems()
+                                    .isEmpty()
+                            && client.apps()
+                                    .deployments()
+                                    .inNamespace(namespace)
+                                    .list()
+                                    .getItems()
+                                    .isEmpty());
+        } finally {
             operator.close();
         }
     }
@@ -93,7 +115,15 @@ class OperatorUpgradeTest {
                 IntStream.range(0, PROFILES).mapToObj(i -> "up-" + i).toList();
         for (String name : names) {
             client.resource(OperatorTests.profile(
-                            namespace, name, "labelKey: e2e.schedulerops.dev/tier\nschedulerName: " + name + "\n"))
+                            namespace,
+                            name,
+                            """
+                            labelKey: e2e.schedulerops.dev/tier
+                            schedulerName: %s
+                            extender: {nodeSelector: {%s: %s}}
+                            scheduler: {nodeSelector: {%s: %s}}
+                            """
+                                    .formatted(name, POOL_LABEL, namespace, POOL_LABEL, namespace)))
                     .create();
         }
         Await.until(
