@@ -6,6 +6,7 @@ import dev.schedulerops.operator.render.DesiredState;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -16,22 +17,64 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ordered apply of one valid profile: stage 1 (the extender and the RBAC), the gate (the extender Deployment
+ * The ordered apply of one valid profile: its turn ({@link RolloutSlots}: an apply that would restart running pods
+ * waits until fewer than N profiles roll), stage 1 (the extender and the RBAC), the gate (the extender Deployment
  * Available at its current generation), stage 2 (the scheduler's ConfigMap and Deployment). Announces creations and
  * new rollouts as events; a refused apply stops the rollout and is returned, not thrown.
  */
 final class ProfileRollout {
     private static final Logger LOG = LoggerFactory.getLogger(ProfileRollout.class);
 
-    /** The two Deployments as they are after the rollout, and the apply that failed, if one did. */
-    record Result(Deployment extender, Deployment scheduler, Optional<ApplyFailure> failure) {}
+    /**
+     * The two Deployments as they are after the rollout, the apply that failed, if one did, and whether nothing was
+     * applied because the profile waits for its turn.
+     */
+    record Result(Deployment extender, Deployment scheduler, Optional<ApplyFailure> failure, boolean waitingForSlot) {
+
+        static Result unchanged(Deployment extender, Deployment scheduler) {
+            return new Result(extender, scheduler, Optional.empty(), false);
+        }
+
+        static Result failed(Deployment extender, Deployment scheduler, ApplyFailure failure) {
+            return new Result(extender, scheduler, Optional.of(failure), false);
+        }
+    }
 
     private final ResourceApplier applier;
     private final ProfileEvents events;
+    private final RolloutSlots slots;
 
-    ProfileRollout(ResourceApplier applier, ProfileEvents events) {
+    ProfileRollout(ResourceApplier applier, ProfileEvents events, RolloutSlots slots) {
         this.applier = applier;
         this.events = events;
+        this.slots = slots;
+    }
+
+    /**
+     * Applies what {@code state} says in the profile's turn: an apply that would restart running pods first takes a
+     * rollout slot, and touches nothing while none is free; the slot is given back once the rollout is over.
+     */
+    Result applyInTurn(
+            SchedulerProfile profile, DesiredState state, Deployment observedExtender, Deployment observedScheduler) {
+        ResourceID id = ResourceID.fromResource(profile);
+        boolean restarts = PodRollouts.restartsRunningPods(state, observedExtender, observedScheduler);
+        if (restarts && !slots.take(id)) {
+            LOG.debug(
+                    "{} waits for a rollout slot: {} of {} taken by {}",
+                    id,
+                    slots.rolling().size(),
+                    slots.max(),
+                    slots.rolling());
+            return new Result(observedExtender, observedScheduler, Optional.empty(), true);
+        }
+        if (!restarts) {
+            slots.withdraw(id);
+        }
+        Result result = apply(profile, state, observedExtender, observedScheduler);
+        if (PodRollouts.finished(state, result.extender(), result.scheduler())) {
+            slots.release(id);
+        }
+        return result;
     }
 
     /**
@@ -40,7 +83,7 @@ final class ProfileRollout {
      * @param observedExtender the extender Deployment before this reconcile, or null
      * @param observedScheduler the scheduler Deployment before this reconcile, or null
      */
-    Result apply(
+    private Result apply(
             SchedulerProfile profile, DesiredState state, Deployment observedExtender, Deployment observedScheduler) {
         Deployment extender = observedExtender;
         Deployment scheduler = observedScheduler;
@@ -59,7 +102,7 @@ final class ProfileRollout {
                 LOG.debug(
                         "extender not available yet ({}): scheduler stage left as it is",
                         DeploymentReadiness.describe(extender));
-                return new Result(extender, scheduler, Optional.empty());
+                return Result.unchanged(extender, scheduler);
             }
             scheduler = applyStage(
                     profile,
@@ -76,10 +119,10 @@ final class ProfileRollout {
             if (DeploymentReadiness.isAvailableAtCurrentGeneration(scheduler)) {
                 prune(profile, state);
             }
-            return new Result(extender, scheduler, Optional.empty());
+            return Result.unchanged(extender, scheduler);
         } catch (RefusedApply refused) {
             LOG.warn("{}", refused.failure.message());
-            return new Result(extender, scheduler, Optional.of(refused.failure));
+            return Result.failed(extender, scheduler, refused.failure);
         }
     }
 

@@ -103,7 +103,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     public List<EventSource<?, SchedulerProfile>> prepareEventSources(EventSourceContext<SchedulerProfile> context) {
         informers = OwnedInformers.create(context);
         ResourceApplier applier = new ResourceApplier(context.getClient(), informers);
-        rollout = new ProfileRollout(applier, events);
+        rollout = new ProfileRollout(applier, events, slots);
         tls = new ProfileTls(applier, informers, events, new CertificateIssuer(), Clock.systemUTC());
         statuses = new ProfileStatusRecorder(context.getClient(), events, Clock.systemUTC());
         teardown = new ProfileTeardown(context.getClient());
@@ -133,9 +133,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
                 profile, context.getPrimaryCache().list().toList());
 
         // Apply stage 1, gate, apply stage 2: only a valid, unrefused profile touches anything.
-        ProfileRollout.Result result = new ProfileRollout.Result(observedExtender, observedScheduler, Optional.empty());
-        ResourceID id = ResourceID.fromResource(profile);
-        boolean waitingForSlot = false;
+        ProfileRollout.Result result = ProfileRollout.Result.unchanged(observedExtender, observedScheduler);
         if (conflict.isEmpty() && rendered instanceof RenderResult.Valid) {
             // TLS: the Secrets are written before stage 1, and the hashes of what they hold roll the pods.
             try {
@@ -144,34 +142,13 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
                 rendered = ProfileRenderer.render(profile, factsNow, tlsFacts);
             } catch (ProfileTls.Refused refused) {
                 LOG.warn("{}", refused.failure().message());
-                result = new ProfileRollout.Result(observedExtender, observedScheduler, Optional.of(refused.failure()));
+                result = ProfileRollout.Result.failed(observedExtender, observedScheduler, refused.failure());
             }
             if (result.failure().isEmpty() && rendered instanceof RenderResult.Valid valid) {
-                // Slots: at most N profiles restart their pods at once (an operator upgrade changes them all).
-                boolean restarts = PodRollouts.restartsRunningPods(valid.state(), observedExtender, observedScheduler);
-                if (restarts && !slots.take(id)) {
-                    waitingForSlot = true;
-                    LOG.debug(
-                            "{}/{} waits for a rollout slot: {} of {} taken by {}",
-                            names.namespace(),
-                            names.profile(),
-                            slots.rolling().size(),
-                            slots.max(),
-                            slots.rolling().stream()
-                                    .map(r -> r.getNamespace().orElse("") + "/" + r.getName())
-                                    .toList());
-                } else {
-                    if (!restarts) {
-                        slots.withdraw(id);
-                    }
-                    result = rollout.apply(profile, valid.state(), observedExtender, observedScheduler);
-                    if (PodRollouts.finished(valid.state(), result.extender(), result.scheduler())) {
-                        slots.release(id);
-                    }
-                }
+                result = rollout.applyInTurn(profile, valid.state(), observedExtender, observedScheduler);
             }
         } else {
-            slots.release(id); // nothing is rolled out for an invalid or refused profile
+            slots.release(ResourceID.fromResource(profile)); // nothing is rolled out for an invalid or refused profile
         }
 
         // Record the status.
@@ -185,7 +162,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
                         rendered,
                         conflict,
                         result.failure(),
-                        waitingForSlot,
+                        result.waitingForSlot(),
                         result.extender(),
                         result.scheduler(),
                         labelledNodes,
@@ -198,7 +175,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         UpdateControl<SchedulerProfile> control = UpdateControl.noUpdate();
         if (conflict.isPresent()) {
             control.rescheduleAfter(RECHECK);
-        } else if (waitingForSlot) {
+        } else if (result.waitingForSlot()) {
             control.rescheduleAfter(SLOT_RECHECK); // RolloutSlots wakes it at its turn; this is the safety net
         }
         return control;

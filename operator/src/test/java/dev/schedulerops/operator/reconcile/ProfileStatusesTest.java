@@ -41,35 +41,18 @@ class ProfileStatusesTest {
     }
 
     static ProfileStatuses.Observation validWithTls(TlsMode mode) {
-        return new ProfileStatuses.Observation(
-                7,
-                "sched",
-                new RenderResult.Valid(new DesiredState(List.of(), List.of(), "", "h1", "ks:v1", "ext:v1", mode, true)),
-                Optional.empty(),
-                Optional.empty(),
-                false,
-                Deployments.available("p-extender"),
-                Deployments.schedulerWithHash("h1", true),
-                3,
-                List.of(),
-                List.of());
+        return ObservationCopy.of(
+                        valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", true), "h1"))
+                .rendered(new RenderResult.Valid(
+                        new DesiredState(List.of(), List.of(), "", "h1", "ks:v1", "ext:v1", mode, true)))
+                .build();
     }
 
     @Test
     void aProfileWaitingForARolloutSlotSaysSoAndKeepsReportingWhatRuns() {
         ProfileStatuses.Observation o = validWithTls(TlsMode.MUTUAL);
-        ProfileStatuses.Observation waiting = new ProfileStatuses.Observation(
-                o.generation(),
-                o.schedulerName(),
-                o.rendered(),
-                o.conflict(),
-                o.applyFailure(),
-                true,
-                o.extender(),
-                o.scheduler(),
-                o.labelledNodes(),
-                o.extenderPods(),
-                o.schedulerPods());
+        ProfileStatuses.Observation waiting =
+                ObservationCopy.of(o).waitingForRolloutSlot().build();
 
         SchedulerProfileStatus status = ProfileStatuses.compute(null, waiting, T0);
 
@@ -87,20 +70,11 @@ class ProfileStatusesTest {
     @Test
     void anUnsupportedClusterVersionIsItsOwnReasonWithoutTheInvalidProfileWording() {
         ProfileStatuses.Observation o = validWithTls(TlsMode.MUTUAL);
-        ProfileStatuses.Observation unsupported = new ProfileStatuses.Observation(
-                o.generation(),
-                o.schedulerName(),
-                new RenderResult.Invalid(
+        ProfileStatuses.Observation unsupported = ObservationCopy.of(o)
+                .rendered(new RenderResult.Invalid(
                         List.of("The cluster runs Kubernetes 1.40, ..."),
-                        RenderResult.Refusal.UNSUPPORTED_KUBERNETES_VERSION),
-                o.conflict(),
-                o.applyFailure(),
-                false,
-                o.extender(),
-                o.scheduler(),
-                o.labelledNodes(),
-                o.extenderPods(),
-                o.schedulerPods());
+                        RenderResult.Refusal.UNSUPPORTED_KUBERNETES_VERSION))
+                .build();
 
         SchedulerProfileStatus status = ProfileStatuses.compute(null, unsupported, T0);
 
@@ -178,18 +152,7 @@ class ProfileStatusesTest {
 
     static ProfileStatuses.Observation withPods(
             ProfileStatuses.Observation o, List<Pod> extenderPods, List<Pod> schedulerPods) {
-        return new ProfileStatuses.Observation(
-                o.generation(),
-                o.schedulerName(),
-                o.rendered(),
-                o.conflict(),
-                o.applyFailure(),
-                false,
-                o.extender(),
-                o.scheduler(),
-                o.labelledNodes(),
-                extenderPods,
-                schedulerPods);
+        return ObservationCopy.of(o).pods(extenderPods, schedulerPods).build();
     }
 
     /** A pod whose one container waits with {@code reason}, as the kubelet reports it. */
@@ -294,18 +257,11 @@ class ProfileStatusesTest {
     void anInvalidProfileSaysWhyAndKeepsTheImagesInUse() {
         SchedulerProfileStatus before = ProfileStatuses.compute(
                 null, valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", true), "h1"), T0);
-        ProfileStatuses.Observation invalid = new ProfileStatuses.Observation(
-                8,
-                "sched",
-                new RenderResult.Invalid(List.of("plugin Foo is unknown", "weight must be positive")),
-                Optional.empty(),
-                Optional.empty(),
-                false,
-                Deployments.available("p-extender"),
-                Deployments.schedulerWithHash("h1", true),
-                3,
-                List.of(),
-                List.of());
+        ProfileStatuses.Observation invalid = ObservationCopy.of(
+                        valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", true), "h1"))
+                .generation(8)
+                .rendered(new RenderResult.Invalid(List.of("plugin Foo is unknown", "weight must be positive")))
+                .build();
 
         SchedulerProfileStatus status = ProfileStatuses.compute(before, invalid, T1);
 
@@ -386,18 +342,8 @@ class ProfileStatusesTest {
                 .build());
         ApplyFailure failure = ApplyFailure.of(Deployments.available("p-extender"), refused);
         ProfileStatuses.Observation o = valid(Deployments.available("p-extender"), null, "h1");
-        ProfileStatuses.Observation failed = new ProfileStatuses.Observation(
-                o.generation(),
-                o.schedulerName(),
-                o.rendered(),
-                o.conflict(),
-                Optional.of(failure),
-                false,
-                o.extender(),
-                o.scheduler(),
-                o.labelledNodes(),
-                o.extenderPods(),
-                o.schedulerPods());
+        ProfileStatuses.Observation failed =
+                ObservationCopy.of(o).applyFailure(failure).build();
 
         SchedulerProfileStatus status = ProfileStatuses.compute(null, failed, T0);
 
