@@ -9,11 +9,9 @@ import static dev.schedulerops.operator.validation.ArgsShape.argsKind;
 import static dev.schedulerops.operator.validation.ArgsShape.listOf;
 import static dev.schedulerops.operator.validation.ArgsShape.object;
 
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The JSON shapes of the in-tree args kinds ({@code k8s.io/kube-scheduler/config/v1/types_pluginargs.go}) and the
@@ -72,7 +70,6 @@ final class ArgsKinds {
     static final List<PluginArgs> ALL = List.of(
             new PluginArgs(
                     "DefaultPreemption",
-                    0,
                     argsKind(
                             "DefaultPreemptionArgs",
                             "minCandidateNodesPercentage",
@@ -82,7 +79,6 @@ final class ArgsKinds {
                     (rules, args, path, enabled) -> rules.defaultPreemption(args, path)),
             new PluginArgs(
                     "InterPodAffinity",
-                    0,
                     argsKind(
                             "InterPodAffinityArgs",
                             "hardPodAffinityWeight",
@@ -92,17 +88,14 @@ final class ArgsKinds {
                     (rules, args, path, enabled) -> rules.interPodAffinity(args, path)),
             new PluginArgs(
                     "NodeAffinity",
-                    0,
                     argsKind("NodeAffinityArgs", "addedAffinity", NODE_AFFINITY),
                     (rules, args, path, enabled) -> rules.nodeAffinity(args, path)),
             new PluginArgs(
                     "NodeResourcesBalancedAllocation",
-                    0,
                     argsKind("NodeResourcesBalancedAllocationArgs", "resources", listOf(RESOURCE_SPEC)),
                     (rules, args, path, enabled) -> rules.balancedAllocation(args, path)),
             new PluginArgs(
                     "NodeResourcesFit",
-                    0,
                     argsKind(
                             "NodeResourcesFitArgs",
                             "ignoredResources",
@@ -127,7 +120,6 @@ final class ArgsKinds {
                     }),
             new PluginArgs(
                     "PodTopologySpread",
-                    0,
                     argsKind(
                             "PodTopologySpreadArgs",
                             "defaultConstraints",
@@ -137,17 +129,15 @@ final class ArgsKinds {
                     (rules, args, path, enabled) -> rules.podTopologySpread(args, path)),
             new PluginArgs(
                     "VolumeBinding",
-                    0,
                     argsKind("VolumeBindingArgs", "bindTimeoutSeconds", INT64, "shape", listOf(SHAPE_POINT)),
                     (rules, args, path, enabled) -> rules.volumeBinding(args, path)),
             new PluginArgs(
                     "DynamicResources",
-                    34,
-                    argsKind("DynamicResourcesArgs", "filterTimeout", DURATION),
+                    argsKind("DynamicResourcesArgs", "filterTimeout", DURATION, "bindingTimeout", DURATION),
                     (rules, args, path, enabled) -> rules.dynamicResources(args, path)));
 
-    /** One plugin's args; {@code sinceMinor} 0 for every supported version. */
-    record PluginArgs(String plugin, int sinceMinor, ArgsShape.ObjectOf shape, Rules rules) {
+    /** One plugin's args: the union of its fields over the supported versions (each catalogue says which it has). */
+    record PluginArgs(String plugin, ArgsShape.ObjectOf shape, Rules rules) {
         PluginArgs {
             if (!shape.goType().equals(plugin + "Args")) {
                 throw new IllegalArgumentException(
@@ -177,10 +167,21 @@ final class ArgsKinds {
         return ofKind(kind).map(PluginArgs::shape);
     }
 
-    /** The plugins with typed args in Kubernetes 1.{@code minor}, in declaration order. */
-    static Set<String> pluginsWithArgs(int minor) {
-        Set<String> plugins = new LinkedHashSet<>();
-        ALL.stream().filter(a -> minor >= a.sinceMinor()).forEach(a -> plugins.add(a.plugin()));
-        return plugins;
+    /**
+     * The shape of an args kind as the catalogue's version decodes it: the fields that version's args type has (plus
+     * the inline TypeMeta), so a field added in a later version is an unknown field for an earlier one.
+     */
+    static ArgsShape.ObjectOf shapeIn(PluginCatalog catalog, String kind) {
+        ArgsShape.ObjectOf all = shapeOf(kind)
+                .orElseThrow(() -> new IllegalStateException("no JSON shape for " + kind + " of Kubernetes "
+                        + catalog.version() + ": add it to ArgsKinds.ALL"));
+        List<String> fields = catalog.argsKinds().getOrDefault(kind, List.of());
+        Map<String, ArgsShape> kept = new java.util.LinkedHashMap<>();
+        all.fields().forEach((field, shape) -> {
+            if (fields.contains(field) || field.equals("apiVersion") || field.equals("kind")) {
+                kept.put(field, shape);
+            }
+        });
+        return new ArgsShape.ObjectOf(all.goType(), kept);
     }
 }

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * kube-scheduler's semantic checks of the in-tree args ({@code validation_pluginargs.go}), applied after its defaults
@@ -20,10 +21,12 @@ final class ArgsRules {
 
     private final PluginCatalog catalog;
     private final Findings findings;
+    private final Predicate<String> gateEnabled;
 
-    ArgsRules(PluginCatalog catalog, Findings findings) {
+    ArgsRules(PluginCatalog catalog, Findings findings, Predicate<String> gateEnabled) {
         this.catalog = catalog;
         this.findings = findings;
+        this.gateEnabled = gateEnabled;
     }
 
     /**
@@ -246,9 +249,23 @@ final class ArgsRules {
     }
 
     void dynamicResources(Map<String, Object> args, String path) {
-        Object timeout = args.get("filterTimeout");
-        if (timeout != null && GoDuration.parseNanos(string(timeout)).orElse(0L) < 0) {
-            findings.invalid(path + ".filterTimeout", timeout, "must be zero or positive");
+        Object filterTimeout = args.get("filterTimeout");
+        if (filterTimeout != null) {
+            if (!gateEnabled.test("DRASchedulerFilterTimeout")) {
+                findings.forbidden(path + ".filterTimeout", "DRASchedulingFilterTimeout feature gate is disabled");
+            } else if (GoDuration.parseNanos(string(filterTimeout)).orElse(0L) < 0) {
+                findings.invalid(path + ".filterTimeout", filterTimeout, "must be zero or positive");
+            }
+        }
+        Object bindingTimeout = args.get("bindingTimeout");
+        if (bindingTimeout != null) {
+            if (!gateEnabled.test("DRADeviceBindingConditions") || !gateEnabled.test("DRAResourceClaimDeviceStatus")) {
+                findings.forbidden(
+                        path + ".bindingTimeout",
+                        "DRADeviceBindingConditions or DRAResourceClaimDeviceStatus feature gate is disabled");
+            } else if (GoDuration.parseNanos(string(bindingTimeout)).orElse(0L) < 1_000_000_000L) {
+                findings.invalid(path + ".bindingTimeout", bindingTimeout, "must be at least 1 second");
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Validates the {@code plugins} and {@code pluginConfig} of a profile against what kube-scheduler of the catalog's
@@ -16,6 +17,7 @@ public final class PluginArgsValidator {
     private final PluginCatalog catalog;
     private final boolean customSchedulerImage;
     private final String specPath;
+    private final Predicate<String> gateEnabled;
 
     /**
      * @param customSchedulerImage true when the user runs their own scheduler image: plugin names the catalog does
@@ -27,9 +29,27 @@ public final class PluginArgsValidator {
 
     /** As above, with the path under which {@code plugins} and {@code pluginConfig} live (default {@code spec}). */
     public PluginArgsValidator(PluginCatalog catalog, boolean customSchedulerImage, String specPath) {
+        this(catalog, customSchedulerImage, specPath, defaultGates(catalog));
+    }
+
+    /**
+     * As above, with the feature gates the scheduler runs with (some args fields are refused unless a gate is on).
+     *
+     * @param gateEnabled whether a gate is on for the scheduler (set in the profile, else the version's default)
+     */
+    public PluginArgsValidator(
+            PluginCatalog catalog, boolean customSchedulerImage, String specPath, Predicate<String> gateEnabled) {
         this.catalog = catalog;
         this.customSchedulerImage = customSchedulerImage;
         this.specPath = specPath;
+        this.gateEnabled = gateEnabled;
+    }
+
+    /** The version's gate defaults, from its flag catalogue (a gate it does not list is GA, so on). */
+    static Predicate<String> defaultGates(PluginCatalog catalog) {
+        return gate -> SchedulerFlagCatalog.forVersion(catalog.version())
+                .map(flags -> SchedulerArgsRules.enabled(gate, Map.of(), flags))
+                .orElse(false);
     }
 
     /**
@@ -101,9 +121,9 @@ public final class PluginArgsValidator {
             return;
         }
         int errorsBefore = findings.errorCount();
-        new StrictDecoder(findings).check(args, ArgsKinds.shapeOf(kind).orElseThrow(), argsPath);
+        new StrictDecoder(findings).check(args, ArgsKinds.shapeIn(catalog, kind), argsPath);
         if (findings.errorCount() == errorsBefore) {
-            new ArgsRules(catalog, findings).check(plugin, kind, args, argsPath, pluginEnabled);
+            new ArgsRules(catalog, findings, gateEnabled).check(plugin, kind, args, argsPath, pluginEnabled);
         }
     }
 }

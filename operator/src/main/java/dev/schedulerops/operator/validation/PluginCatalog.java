@@ -1,17 +1,11 @@
 package dev.schedulerops.operator.validation;
 
-import static dev.schedulerops.operator.validation.ExtensionPoint.BIND;
-import static dev.schedulerops.operator.validation.ExtensionPoint.FILTER;
-import static dev.schedulerops.operator.validation.ExtensionPoint.POST_BIND;
-import static dev.schedulerops.operator.validation.ExtensionPoint.POST_FILTER;
-import static dev.schedulerops.operator.validation.ExtensionPoint.PRE_BIND;
-import static dev.schedulerops.operator.validation.ExtensionPoint.PRE_ENQUEUE;
-import static dev.schedulerops.operator.validation.ExtensionPoint.PRE_FILTER;
-import static dev.schedulerops.operator.validation.ExtensionPoint.PRE_SCORE;
-import static dev.schedulerops.operator.validation.ExtensionPoint.QUEUE_SORT;
-import static dev.schedulerops.operator.validation.ExtensionPoint.RESERVE;
-import static dev.schedulerops.operator.validation.ExtensionPoint.SCORE;
-
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -21,160 +15,126 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The in-tree plugins of one Kubernetes minor version: which exist, the extension points each implements, which were
- * removed, the default plugin set and which plugins take typed args.
+ * The in-tree plugins of one Kubernetes minor version: which are registered, the extension points each implements,
+ * which validation refuses as removed, the default plugin set and the args kinds with their fields.
  *
- * <p>1.33 is taken from the 1.33.13 sources ({@code framework/plugins/registry.go}, each plugin's Go methods,
- * {@code apis/config/v1/default_plugins.go}). The other versions are 1.33 plus these differences, from the upstream
- * history: 1.31 still registers the deprecated non-CSI volume limit plugins (removed from the defaults in 1.31,
- * removed entirely in 1.32), its DynamicResources also implements preScore and postBind (classic DRA, removed in
- * 1.32) and its DefaultPreemption has no preEnqueue (added with async preemption in 1.32); 1.34 enables
- * DynamicResources by default (DRA GA) and adds DynamicResourcesArgs.
+ * <p>Read from {@code kube-scheduler/plugins-<minor>.txt}, generated from that release's Kubernetes sources (and the
+ * defaults its kube-scheduler writes) by the e2e module's {@code PluginCatalogFilesTest}, which checks the committed
+ * files against the sources on every run. Nothing here is written by hand except the replacement named for the
+ * removed non-CSI volume limit plugins (the sources do not name one).
  */
 public final class PluginCatalog {
 
-    public static final KubernetesVersion OLDEST_SUPPORTED = new KubernetesVersion(1, 31);
-    public static final KubernetesVersion NEWEST_SUPPORTED = new KubernetesVersion(1, 34);
-
-    private static final List<String> NON_CSI_VOLUME_LIMITS =
-            List.of("AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits");
-    private static final String NON_CSI_VOLUME_LIMITS_REPLACEMENT = "NodeVolumeLimits";
-    private static final KubernetesVersion NON_CSI_VOLUME_LIMITS_REMOVED_IN = new KubernetesVersion(1, 32);
-
-    /** The catalog of every supported minor version, built once (catalogs are immutable). */
-    private static final Map<KubernetesVersion, PluginCatalog> CATALOGS = buildAll();
+    private static final String RESOURCE = "/kube-scheduler/plugins-%d.%d.txt";
+    private static final Map<String, String> REPLACEMENTS = Map.of(
+            "AzureDiskLimits", "NodeVolumeLimits",
+            "CinderLimits", "NodeVolumeLimits",
+            "EBSLimits", "NodeVolumeLimits",
+            "GCEPDLimits", "NodeVolumeLimits");
+    private static final Map<KubernetesVersion, Optional<PluginCatalog>> CACHE = new ConcurrentHashMap<>();
 
     private final KubernetesVersion version;
-    private final Map<String, Set<ExtensionPoint>> plugins;
-    private final Map<String, KubernetesVersion> removed;
+    private final List<String> points;
+    private final Map<String, List<String>> plugins;
+    private final Set<String> removed;
     private final List<DefaultPlugin> defaults;
-    private final Set<String> pluginsWithArgs;
+    private final Map<String, List<String>> argsFields;
 
     private PluginCatalog(
             KubernetesVersion version,
-            Map<String, Set<ExtensionPoint>> plugins,
-            Map<String, KubernetesVersion> removed,
+            List<String> points,
+            Map<String, List<String>> plugins,
+            Set<String> removed,
             List<DefaultPlugin> defaults,
-            Set<String> pluginsWithArgs) {
+            Map<String, List<String>> argsFields) {
         this.version = version;
+        this.points = List.copyOf(points);
         this.plugins = Collections.unmodifiableMap(plugins);
-        this.removed = Collections.unmodifiableMap(removed);
+        this.removed = Collections.unmodifiableSet(removed);
         this.defaults = List.copyOf(defaults);
-        this.pluginsWithArgs = Collections.unmodifiableSet(pluginsWithArgs);
+        this.argsFields = Collections.unmodifiableMap(argsFields);
     }
 
     /**
      * The catalog of a Kubernetes version such as {@code 1.33.13} or {@code 1.33}.
      *
-     * @throws IllegalArgumentException if the version cannot be parsed or is outside 1.31..1.34
+     * @throws IllegalArgumentException if the version cannot be parsed or has no catalogue
      */
     public static PluginCatalog forVersion(String kubernetesVersion) {
         return forVersion(KubernetesVersion.parse(kubernetesVersion));
     }
 
     /**
-     * The catalog of a major.minor version: a lookup, every catalog is built once.
+     * The catalog of a major.minor version, read once.
      *
-     * @throws IllegalArgumentException if the version is outside 1.31..1.34
+     * @throws IllegalArgumentException if the version has no catalogue
      */
     public static PluginCatalog forVersion(KubernetesVersion version) {
-        PluginCatalog catalog = CATALOGS.get(version);
-        if (catalog == null) {
-            throw new IllegalArgumentException("Kubernetes " + version + " is not supported by the plugin catalog;"
-                    + " supported: " + OLDEST_SUPPORTED + " to " + NEWEST_SUPPORTED);
-        }
-        return catalog;
+        return find(version)
+                .orElseThrow(() -> new IllegalArgumentException("Kubernetes " + version
+                        + " has no plugin catalogue; supported: " + SchedulerFlagCatalog.knownVersions()));
+    }
+
+    /** The catalog of a major.minor version, or empty when the operator has none for it. */
+    public static Optional<PluginCatalog> find(KubernetesVersion version) {
+        return CACHE.computeIfAbsent(version, PluginCatalog::load);
     }
 
     /** Whether {@link #forVersion} knows this version; false for unparseable strings. */
     public static boolean supports(String kubernetesVersion) {
         try {
-            return isSupported(KubernetesVersion.parse(kubernetesVersion));
+            return find(KubernetesVersion.parse(kubernetesVersion)).isPresent();
         } catch (IllegalArgumentException e) {
             return false;
         }
     }
 
-    private static boolean isSupported(KubernetesVersion version) {
-        return CATALOGS.containsKey(version);
+    private static Optional<PluginCatalog> load(KubernetesVersion version) {
+        String resource = String.format(RESOURCE, version.major(), version.minor());
+        try (InputStream in = PluginCatalog.class.getResourceAsStream(resource)) {
+            return in == null
+                    ? Optional.empty()
+                    : Optional.of(parse(version, new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource, e);
+        }
     }
 
-    private static Map<KubernetesVersion, PluginCatalog> buildAll() {
-        Map<KubernetesVersion, PluginCatalog> catalogs = new LinkedHashMap<>();
-        for (int minor = OLDEST_SUPPORTED.minor(); minor <= NEWEST_SUPPORTED.minor(); minor++) {
-            KubernetesVersion version = new KubernetesVersion(OLDEST_SUPPORTED.major(), minor);
-            catalogs.put(version, build(version));
+    /**
+     * Parses the catalogue format: lines {@code point <field>}, {@code plugin <Name> <point>...}, {@code default <Name>
+     * [weight]}, {@code removed <Name>} and {@code args <Kind> <field>...}; {@code #} starts a comment line.
+     */
+    static PluginCatalog parse(KubernetesVersion version, String text) {
+        List<String> points = new ArrayList<>();
+        Map<String, List<String>> plugins = new LinkedHashMap<>();
+        Set<String> removed = new LinkedHashSet<>();
+        List<DefaultPlugin> defaults = new ArrayList<>();
+        Map<String, List<String>> args = new LinkedHashMap<>();
+        try (BufferedReader lines = new BufferedReader(new StringReader(text))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                List<String> f = List.of(line.trim().split("\\s+"));
+                List<String> rest = f.subList(Math.min(2, f.size()), f.size());
+                switch (f.get(0)) {
+                    case "point" -> points.add(f.get(1));
+                    case "plugin" -> plugins.put(f.get(1), List.copyOf(rest));
+                    case "default" -> defaults.add(
+                            new DefaultPlugin(f.get(1), rest.isEmpty() ? null : Integer.valueOf(rest.get(0))));
+                    case "removed" -> removed.add(f.get(1));
+                    case "args" -> args.put(f.get(1), List.copyOf(rest));
+                    default -> throw new IllegalArgumentException("not a plugin catalogue line: " + line);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return Collections.unmodifiableMap(catalogs);
-    }
-
-    private static PluginCatalog build(KubernetesVersion version) {
-        int minor = version.minor();
-        Map<String, Set<ExtensionPoint>> plugins = new LinkedHashMap<>();
-        plugins.put("SchedulingGates", EnumSet.of(PRE_ENQUEUE));
-        plugins.put("PrioritySort", EnumSet.of(QUEUE_SORT));
-        plugins.put("NodeUnschedulable", EnumSet.of(FILTER));
-        plugins.put("NodeName", EnumSet.of(FILTER));
-        plugins.put("TaintToleration", EnumSet.of(FILTER, PRE_SCORE, SCORE));
-        plugins.put("NodeAffinity", EnumSet.of(PRE_FILTER, FILTER, PRE_SCORE, SCORE));
-        plugins.put("NodePorts", EnumSet.of(PRE_FILTER, FILTER));
-        plugins.put("NodeResourcesFit", EnumSet.of(PRE_FILTER, FILTER, PRE_SCORE, SCORE));
-        plugins.put("VolumeRestrictions", EnumSet.of(PRE_FILTER, FILTER));
-        plugins.put("NodeVolumeLimits", EnumSet.of(PRE_FILTER, FILTER));
-        plugins.put("VolumeBinding", EnumSet.of(PRE_FILTER, FILTER, RESERVE, PRE_SCORE, SCORE, PRE_BIND));
-        plugins.put("VolumeZone", EnumSet.of(PRE_FILTER, FILTER));
-        plugins.put("PodTopologySpread", EnumSet.of(PRE_FILTER, FILTER, PRE_SCORE, SCORE));
-        plugins.put("InterPodAffinity", EnumSet.of(PRE_FILTER, FILTER, PRE_SCORE, SCORE));
-        plugins.put(
-                "DynamicResources",
-                minor <= 31
-                        ? EnumSet.of(
-                                PRE_ENQUEUE, PRE_FILTER, FILTER, POST_FILTER, PRE_SCORE, RESERVE, PRE_BIND, POST_BIND)
-                        : EnumSet.of(PRE_ENQUEUE, PRE_FILTER, FILTER, POST_FILTER, RESERVE, PRE_BIND));
-        plugins.put("DefaultPreemption", minor <= 31 ? EnumSet.of(POST_FILTER) : EnumSet.of(PRE_ENQUEUE, POST_FILTER));
-        plugins.put("NodeResourcesBalancedAllocation", EnumSet.of(PRE_SCORE, SCORE));
-        plugins.put("ImageLocality", EnumSet.of(SCORE));
-        plugins.put("DefaultBinder", EnumSet.of(BIND));
-
-        Map<String, KubernetesVersion> removed = new LinkedHashMap<>();
-        if (version.compareTo(NON_CSI_VOLUME_LIMITS_REMOVED_IN) < 0) {
-            NON_CSI_VOLUME_LIMITS.forEach(name -> plugins.put(name, EnumSet.of(PRE_FILTER, FILTER)));
-        } else {
-            NON_CSI_VOLUME_LIMITS.forEach(name -> removed.put(name, NON_CSI_VOLUME_LIMITS_REMOVED_IN));
-        }
-
-        List<DefaultPlugin> defaults = new ArrayList<>(List.of(
-                new DefaultPlugin("SchedulingGates", null),
-                new DefaultPlugin("PrioritySort", null),
-                new DefaultPlugin("NodeUnschedulable", null),
-                new DefaultPlugin("NodeName", null),
-                new DefaultPlugin("TaintToleration", 3),
-                new DefaultPlugin("NodeAffinity", 2),
-                new DefaultPlugin("NodePorts", null),
-                new DefaultPlugin("NodeResourcesFit", 1),
-                new DefaultPlugin("VolumeRestrictions", null),
-                new DefaultPlugin("NodeVolumeLimits", null),
-                new DefaultPlugin("VolumeBinding", null),
-                new DefaultPlugin("VolumeZone", null),
-                new DefaultPlugin("PodTopologySpread", 2),
-                new DefaultPlugin("InterPodAffinity", 2),
-                new DefaultPlugin("DefaultPreemption", null),
-                new DefaultPlugin("NodeResourcesBalancedAllocation", 1),
-                new DefaultPlugin("ImageLocality", 1),
-                new DefaultPlugin("DefaultBinder", null)));
-        if (dynamicResourceAllocationOnByDefault(version)) {
-            // applyFeatureGates: DynamicResources goes right before DefaultPreemption.
-            int preemption = defaults.indexOf(new DefaultPlugin("DefaultPreemption", null));
-            defaults.add(preemption, new DefaultPlugin("DynamicResources", null));
-        }
-
-        return new PluginCatalog(version, plugins, removed, defaults, ArgsKinds.pluginsWithArgs(minor));
-    }
-
-    private static boolean dynamicResourceAllocationOnByDefault(KubernetesVersion version) {
-        return version.minor() >= 34;
+        return new PluginCatalog(version, points, plugins, removed, defaults, args);
     }
 
     /** The major.minor version this catalog describes, e.g. {@code 1.33}. */
@@ -192,20 +152,25 @@ public final class PluginCatalog {
     }
 
     /**
-     * The extension points (camelCase field names) the plugin implements, in the framework's order; empty for an
-     * unknown plugin. {@code multiPoint} is not listed: every known plugin may be enabled there.
+     * The extension points (camelCase field names) the plugin implements, in the order of the version's
+     * {@code Plugins} fields, including points the operator's API does not offer (such as 1.36's
+     * {@code placementGenerate}); empty for an unknown plugin. {@code multiPoint} is not listed: every known plugin may
+     * be enabled there.
      */
-    public Set<String> extensionPoints(String plugin) {
-        Set<String> names = new LinkedHashSet<>();
-        implementedPoints(plugin).forEach(point -> names.add(point.fieldName()));
-        return Collections.unmodifiableSet(names);
+    public List<String> extensionPoints(String plugin) {
+        return plugins.getOrDefault(plugin, List.of());
+    }
+
+    /** The {@code plugins} fields of this version's KubeSchedulerConfiguration, {@code multiPoint} included. */
+    public List<String> pointFields() {
+        return points;
     }
 
     /** Whether the known plugin may be enabled at the point: it implements it, or the point is multiPoint. */
     public boolean accepts(String plugin, ExtensionPoint point) {
         return isKnown(plugin)
                 && (point == ExtensionPoint.MULTI_POINT
-                        || implementedPoints(plugin).contains(point));
+                        || extensionPoints(plugin).contains(point.fieldName()));
     }
 
     /**
@@ -217,30 +182,31 @@ public final class PluginCatalog {
     }
 
     Set<ExtensionPoint> implementedPoints(String plugin) {
-        Set<ExtensionPoint> points = plugins.get(plugin);
-        return points == null ? Set.of() : Collections.unmodifiableSet(points);
+        Set<ExtensionPoint> implemented = EnumSet.noneOf(ExtensionPoint.class);
+        extensionPoints(plugin)
+                .forEach(field -> ExtensionPoint.fromFieldName(field).ifPresent(implemented::add));
+        return implemented;
     }
 
-    /** The version ({@code 1.32}) in which the plugin was removed, if it was removed in or before this version. */
-    public Optional<String> removedIn(String plugin) {
-        return Optional.ofNullable(removed.get(plugin)).map(KubernetesVersion::toString);
+    /** Whether this version's validation refuses the plugin as removed (even where it is still registered). */
+    public boolean isRemoved(String plugin) {
+        return removed.contains(plugin);
     }
 
     /** The plugin to use instead of a removed one. */
     public Optional<String> replacementFor(String plugin) {
-        return NON_CSI_VOLUME_LIMITS.contains(plugin)
-                ? Optional.of(NON_CSI_VOLUME_LIMITS_REPLACEMENT)
-                : Optional.empty();
+        return Optional.ofNullable(REPLACEMENTS.get(plugin));
     }
 
-    /** The error for a plugin removed in or before this version, naming its replacement; empty if not removed. */
+    /** The error for a plugin this version refuses as removed, naming its replacement; empty if not removed. */
     Optional<String> removedMessage(String plugin) {
-        return removedIn(plugin).map(version -> {
-            String message = "plugin " + GoValues.shown(plugin) + " was removed in Kubernetes " + version;
-            return replacementFor(plugin)
-                    .map(replacement -> message + "; use " + replacement + " instead")
-                    .orElse(message);
-        });
+        if (!isRemoved(plugin)) {
+            return Optional.empty();
+        }
+        String message = "plugin " + GoValues.shown(plugin) + " was removed: kube-scheduler " + version + " refuses it";
+        return Optional.of(replacementFor(plugin)
+                .map(replacement -> message + "; use " + replacement + " instead")
+                .orElse(message));
     }
 
     /** kube-scheduler's default {@code multiPoint} plugins, in order, with their default weights. */
@@ -250,12 +216,17 @@ public final class PluginCatalog {
 
     /** Whether the plugin has a typed args kind that kube-scheduler decodes strictly and validates. */
     public boolean hasArgs(String plugin) {
-        return pluginsWithArgs.contains(plugin);
+        return argsFields.containsKey(plugin + "Args");
     }
 
     /** The args kind, e.g. {@code NodeResourcesFitArgs}, for plugins with typed args. */
     public Optional<String> argsKind(String plugin) {
         return hasArgs(plugin) ? Optional.of(plugin + "Args") : Optional.empty();
+    }
+
+    /** The args kinds of this version, each with its top-level json fields. */
+    public Map<String, List<String>> argsKinds() {
+        return argsFields;
     }
 
     /** The feature gate that allows {@code VolumeBindingArgs.shape}; off by default in every supported version. */

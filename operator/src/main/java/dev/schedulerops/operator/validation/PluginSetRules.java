@@ -366,7 +366,7 @@ final class PluginSetRules {
         return name != null
                 && !name.isEmpty()
                 && !ALL.equals(name)
-                && catalog.removedIn(name).isEmpty()
+                && !catalog.isRemoved(name)
                 && (customSchedulerImage || catalog.isKnown(name));
     }
 

@@ -68,18 +68,32 @@ public final class SchedulerFlagCatalog {
 
     /** The minor versions that have a catalogue, e.g. "1.29..1.37", from {@code kube-scheduler/versions.txt}. */
     public static String knownVersions() {
-        try (InputStream in = SchedulerFlagCatalog.class.getResourceAsStream(INDEX)) {
-            if (in == null) {
-                return "none";
+        List<KubernetesVersion> versions = versions();
+        return versions.isEmpty() ? "none" : versions.get(0) + ".." + versions.get(versions.size() - 1);
+    }
+
+    /** The supported minor versions, oldest first, read once from {@code kube-scheduler/versions.txt}. */
+    public static List<KubernetesVersion> versions() {
+        return Index.VERSIONS;
+    }
+
+    private static final class Index {
+        static final List<KubernetesVersion> VERSIONS = read();
+
+        private static List<KubernetesVersion> read() {
+            try (InputStream in = SchedulerFlagCatalog.class.getResourceAsStream(INDEX)) {
+                if (in == null) {
+                    return List.of();
+                }
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                        .lines()
+                        .filter(l -> !l.isBlank() && !l.startsWith("#"))
+                        .map(l -> KubernetesVersion.parse(l.trim()))
+                        .sorted()
+                        .toList();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + INDEX, e);
             }
-            List<String> versions = new String(in.readAllBytes(), StandardCharsets.UTF_8)
-                    .lines()
-                    .filter(l -> !l.isBlank() && !l.startsWith("#"))
-                    .map(l -> KubernetesVersion.parse(l.trim()).toString())
-                    .toList();
-            return versions.isEmpty() ? "none" : versions.get(0) + ".." + versions.get(versions.size() - 1);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + INDEX, e);
         }
     }
 

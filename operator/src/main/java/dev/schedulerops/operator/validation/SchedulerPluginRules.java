@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Bridges a resolved profile to kube-scheduler's plugin and pluginConfig rules. Clusters outside the catalogue's range
- * are judged by the nearest version it knows (plugins change slowly; the real binary stays the final judge).
+ * Bridges a resolved profile to kube-scheduler's plugin and pluginConfig rules of the cluster's version, with the
+ * feature gates the profile's scheduler runs with. Versions without a catalogue never get here in the operator (it
+ * refuses them, see {@link SupportedVersions}); called directly, they are judged by the nearest catalogue.
  */
 final class SchedulerPluginRules {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -28,20 +29,22 @@ final class SchedulerPluginRules {
         }
         List<PluginConfigInput> configs =
                 profile.pluginConfig().stream().map(SchedulerPluginRules::input).toList();
-        return new PluginArgsValidator(catalog, customImage)
+        Map<String, Boolean> gates = profile.scheduler().featureGates();
+        return new PluginArgsValidator(
+                        catalog, customImage, "spec", gate -> SchedulerFlagCatalog.forVersion(catalog.version())
+                                .map(flags -> SchedulerArgsRules.enabled(gate, gates, flags))
+                                .orElse(false))
                 .validate(sets, configs)
                 .errors();
     }
 
     static KubernetesVersion nearestSupported(String kubernetesVersion) {
         KubernetesVersion version = KubernetesVersion.parse(kubernetesVersion);
-        if (version.compareTo(PluginCatalog.NEWEST_SUPPORTED) > 0) {
-            return PluginCatalog.NEWEST_SUPPORTED;
+        if (PluginCatalog.find(version).isPresent()) {
+            return version;
         }
-        if (version.compareTo(PluginCatalog.OLDEST_SUPPORTED) < 0) {
-            return PluginCatalog.OLDEST_SUPPORTED;
-        }
-        return version;
+        List<KubernetesVersion> supported = SchedulerFlagCatalog.versions();
+        return version.compareTo(supported.get(0)) < 0 ? supported.get(0) : supported.get(supported.size() - 1);
     }
 
     private static PluginSetInput input(PluginSet set) {

@@ -3,8 +3,8 @@ package dev.schedulerops.operator.validation;
 import java.util.Optional;
 
 /**
- * The Kubernetes minor versions whose kube-scheduler rules the operator knows: those with a flag catalogue
- * ({@code kube-scheduler/versions.txt}, generated from the real binaries of {@code e2e/scheduler-versions}). On any
+ * The Kubernetes minor versions whose kube-scheduler rules the operator knows: those with a flag and a plugin
+ * catalogue (listed in {@code kube-scheduler/versions.txt}, generated from the real binaries of {@code e2e/scheduler-versions}). On any
  * other version a profile is refused with reason UnsupportedKubernetesVersion rather than checked by a guess.
  */
 public final class SupportedVersions {
@@ -19,7 +19,8 @@ public final class SupportedVersions {
             return Optional.of("The cluster reports Kubernetes version '" + kubernetesVersion
                     + "', which the operator cannot read; nothing was rolled out.");
         }
-        if (SchedulerFlagCatalog.forVersion(version).isPresent()) {
+        if (SchedulerFlagCatalog.forVersion(version).isPresent()
+                && PluginCatalog.find(version).isPresent()) {
             return Optional.empty();
         }
         return Optional.of("The cluster runs Kubernetes " + version + ", and this operator knows the kube-scheduler"

@@ -253,7 +253,7 @@ class ProfileValidatorTest {
                 .singleElement()
                 .asString()
                 .contains("GCEPDLimits")
-                .contains("1.32");
+                .contains("was removed");
     }
 
     @Test

@@ -49,8 +49,8 @@ class PluginConfigValidationTest {
     @Test
     void pluginConfigOfARemovedPluginIsRejected() {
         assertThat(errors(config("AzureDiskLimits", "{}")))
-                .containsExactly("spec.pluginConfig[0].name: plugin \"AzureDiskLimits\" was removed in Kubernetes"
-                        + " 1.32; use NodeVolumeLimits instead");
+                .containsExactly("spec.pluginConfig[0].name: plugin \"AzureDiskLimits\" was removed:"
+                        + " kube-scheduler 1.33 refuses it; use NodeVolumeLimits instead");
     }
 
     @Test

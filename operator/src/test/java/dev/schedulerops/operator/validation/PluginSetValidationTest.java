@@ -89,23 +89,29 @@ class PluginSetValidationTest {
     @Test
     void removedPluginIsRejectedWithItsReplacement() {
         assertThat(validate(Map.of("filter", enable("EBSLimits"))).errors())
-                .containsExactly("spec.plugins.filter.enabled[0].name: plugin \"EBSLimits\" was removed in"
-                        + " Kubernetes 1.32; use NodeVolumeLimits instead");
+                .containsExactly("spec.plugins.filter.enabled[0].name: plugin \"EBSLimits\" was removed:"
+                        + " kube-scheduler 1.33 refuses it; use NodeVolumeLimits instead");
     }
 
     @Test
     void removedPluginIsRejectedEvenWithACustomImage() {
         assertThat(validateWithCustomImage(Map.of("multiPoint", enable("GCEPDLimits")))
                         .errors())
-                .containsExactly("spec.plugins.multiPoint.enabled[0].name: plugin \"GCEPDLimits\" was removed in"
-                        + " Kubernetes 1.32; use NodeVolumeLimits instead");
+                .containsExactly("spec.plugins.multiPoint.enabled[0].name: plugin \"GCEPDLimits\" was removed:"
+                        + " kube-scheduler 1.33 refuses it; use NodeVolumeLimits instead");
     }
 
     @Test
-    void removedPluginIsStillAPluginIn131() {
-        ValidationResult result = new PluginArgsValidator(PluginCatalog.forVersion("1.31.4"), false)
-                .validate(Map.of("filter", enable("EBSLimits")), List.of());
-        assertThat(result.errors()).isEmpty();
+    void removedPluginIsAcceptedIn130AndRefusedFrom131WhereItIsStillRegistered() {
+        assertThat(new PluginArgsValidator(PluginCatalog.forVersion("1.30.14"), false)
+                        .validate(Map.of("filter", enable("EBSLimits")), List.of())
+                        .errors())
+                .isEmpty();
+        assertThat(new PluginArgsValidator(PluginCatalog.forVersion("1.31.4"), false)
+                        .validate(Map.of("filter", enable("EBSLimits")), List.of())
+                        .errors())
+                .containsExactly("spec.plugins.filter.enabled[0].name: plugin \"EBSLimits\" was removed:"
+                        + " kube-scheduler 1.31 refuses it; use NodeVolumeLimits instead");
     }
 
     @Test
