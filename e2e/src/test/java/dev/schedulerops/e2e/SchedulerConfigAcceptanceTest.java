@@ -9,6 +9,7 @@ import dev.schedulerops.e2e.support.SchedulerConfigAcceptance;
 import dev.schedulerops.e2e.support.SchedulerConfigAcceptance.Accepted;
 import dev.schedulerops.e2e.support.SchedulerConfigAcceptance.Rejected;
 import dev.schedulerops.e2e.support.SchedulerConfigAcceptance.Verdict;
+import dev.schedulerops.e2e.support.SchedulerVersions;
 import dev.schedulerops.operator.api.ProfileYaml;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.ClusterFacts;
@@ -78,9 +79,22 @@ class SchedulerConfigAcceptanceTest {
     void validatorRejectsExactlyWhatTheRealSchedulerRejects(ExpectComment testCase) throws IOException {
         SchedulerProfile profile = ProfileYaml.readOne(testCase.yaml());
         String config = SchedulerConfigRenderer.render(profile);
+        SchedulerConfigAcceptance acceptance = ACCEPTANCE;
+        ClusterFacts facts = FACTS;
+        if (testCase.kubernetesVersion().isPresent()) {
+            String version = testCase.kubernetesVersion().get();
+            SchedulerVersions.Release release = SchedulerVersions.built().stream()
+                    .filter(r -> r.version().equals(version))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(
+                            testCase + " names " + version + ", which is not in e2e/scheduler-versions"));
+            acceptance = new SchedulerConfigAcceptance(
+                    release.kubeScheduler(), E2eSettings.targetDir().resolve("scheduler-acceptance-" + version));
+            facts = ClusterFacts.forVersion(version);
+        }
 
-        Verdict verdict = ACCEPTANCE.check(config);
-        List<String> validatorErrors = ProfileValidator.validate(profile, FACTS);
+        Verdict verdict = acceptance.check(config);
+        List<String> validatorErrors = ProfileValidator.validate(profile, facts);
 
         // First the catalogue itself: the binary says what the case records.
         if (testCase.expectsAccepted()) {

@@ -9,7 +9,9 @@ import java.util.stream.Stream;
 
 /**
  * A test case kept as a YAML file whose expected outcome sits next to it, in a {@code # expect: ...} comment:
- * {@code accepted}, {@code rejected: <text the message contains>}, or just the expected message text.
+ * {@code accepted}, {@code rejected: <text the message contains>}, or just the expected message text. An optional
+ * {@code # kubernetes: 1.31.4} comment names the release (of {@code e2e/scheduler-versions}) whose kube-scheduler
+ * judges the case; without it, the one {@code e2e/cluster build} made.
  */
 public record ExpectComment(Path file, String expectation) {
 
@@ -51,6 +53,14 @@ public record ExpectComment(Path file, String expectation) {
         return expectation.startsWith("rejected:")
                 ? expectation.substring("rejected:".length()).trim()
                 : expectation;
+    }
+
+    /** The release of a {@code # kubernetes: ...} comment, if the case has one. */
+    public java.util.Optional<String> kubernetesVersion() {
+        return yaml().lines()
+                .filter(line -> line.startsWith("# kubernetes:"))
+                .map(line -> line.substring("# kubernetes:".length()).trim())
+                .findFirst();
     }
 
     public String yaml() {

@@ -91,6 +91,28 @@ public final class KubeSchedulerProcess implements AutoCloseable {
                 "kube-scheduler not ready within " + timeout + " (" + last + "):\n" + process.tail());
     }
 
+    /**
+     * Waits until kube-scheduler exits (its exit code) or its log shows {@code line} (empty), whichever comes first.
+     */
+    public java.util.Optional<Integer> awaitExitOrLog(String line, Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                return process.exitCode();
+            }
+            if (process.log().contains(line)) {
+                return java.util.Optional.empty();
+            }
+            Await.sleep(100);
+        }
+        throw new IllegalStateException(
+                "kube-scheduler neither exited nor logged '" + line + "' within " + timeout + ":\n" + process.tail());
+    }
+
+    public String log() {
+        return process.log();
+    }
+
     @Override
     public void close() {
         process.close();

@@ -8,16 +8,30 @@ import io.fabric8.generator.annotation.ValidationRule;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
-        value = "!has(self.leaseDuration) || !has(self.renewDeadline)"
-                + " || duration(self.renewDeadline) < duration(self.leaseDuration)",
-        message = "leaderElection.renewDeadline must be shorter than leaseDuration",
+        value = LeaderElectionSpec.RENEW + " < " + LeaderElectionSpec.LEASE,
+        message = "leaderElection.renewDeadline must be shorter than leaseDuration (defaults: renewDeadline "
+                + Defaults.RENEW_DEADLINE + ", leaseDuration " + Defaults.LEASE_DURATION + ")",
         fieldPath = ".renewDeadline")
+// client-go's leader elector refuses renewDeadline <= 1.2 x retryPeriod (its JitterFactor) when kube-scheduler starts.
+// CEL cannot multiply a duration, so 5 x renew >= 6 x retry by additions; >= lets the exact boundary through, where
+// Go's float arithmetic decides, and the Java validator does the same arithmetic.
 @ValidationRule(
-        value = "!has(self.renewDeadline) || !has(self.retryPeriod)"
-                + " || duration(self.retryPeriod) < duration(self.renewDeadline)",
-        message = "leaderElection.retryPeriod must be shorter than renewDeadline",
+        value = LeaderElectionSpec.RENEW + " + " + LeaderElectionSpec.RENEW + " + " + LeaderElectionSpec.RENEW + " + "
+                + LeaderElectionSpec.RENEW + " + " + LeaderElectionSpec.RENEW + " >= " + LeaderElectionSpec.RETRY
+                + " + " + LeaderElectionSpec.RETRY + " + " + LeaderElectionSpec.RETRY + " + " + LeaderElectionSpec.RETRY
+                + " + " + LeaderElectionSpec.RETRY + " + " + LeaderElectionSpec.RETRY,
+        message = "leaderElection.renewDeadline must be more than 1.2 x retryPeriod (defaults: renewDeadline "
+                + Defaults.RENEW_DEADLINE + ", retryPeriod " + Defaults.RETRY_PERIOD + "): kube-scheduler's leader"
+                + " election refuses to start otherwise",
         fieldPath = ".retryPeriod")
 public class LeaderElectionSpec {
+    static final String LEASE =
+            "(has(self.leaseDuration) ? duration(self.leaseDuration) : duration('" + Defaults.LEASE_DURATION + "'))";
+    static final String RENEW =
+            "(has(self.renewDeadline) ? duration(self.renewDeadline) : duration('" + Defaults.RENEW_DEADLINE + "'))";
+    static final String RETRY =
+            "(has(self.retryPeriod) ? duration(self.retryPeriod) : duration('" + Defaults.RETRY_PERIOD + "'))";
+
     @JsonPropertyDescription("Whether the scheduler replicas elect a leader (on the lease <profile>-scheduler in the"
             + " profile's namespace, never the main scheduler's). Defaults to true.")
     @Default("" + Defaults.LEADER_ELECT)

@@ -238,8 +238,10 @@ final class ArgsRules {
                     "invalid BindTimeoutSeconds, should not be a negative value");
         }
         Object shape = args.get("shape");
-        if (shape != null) {
-            // The feature gate is off by default in every supported version, and kube-scheduler refuses the field then.
+        if (shape != null && gateEnabled.test(catalog.volumeBindingShapeFeatureGate())) {
+            functionShape(list(shape), path + ".shape");
+        } else if (shape != null) {
+            // kube-scheduler refuses the field while the gate is off (the default up to 1.36).
             findings.invalid(
                     path + ".shape",
                     shape,

@@ -229,8 +229,8 @@ public final class PluginCatalog {
         return argsFields;
     }
 
-    /** The feature gate that allows {@code VolumeBindingArgs.shape}; off by default in every supported version. */
-    String volumeBindingShapeFeatureGate() {
+    /** The feature gate that allows {@code VolumeBindingArgs.shape}; off by default up to 1.36, beta and on in 1.37. */
+    public String volumeBindingShapeFeatureGate() {
         return version.minor() >= 33 ? "StorageCapacityScoring" : "VolumeCapacityPriority";
     }
 

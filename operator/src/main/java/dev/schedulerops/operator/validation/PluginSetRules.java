@@ -87,8 +87,10 @@ final class PluginSetRules {
             findings.invalid(path, name, "\"*\" is only allowed in disabled lists");
             return false;
         }
+        // Validation refuses a removed plugin at every concrete point; at multiPoint only the registry decides, and
+        // a release may still register it (1.31 does for the non-CSI volume limit plugins).
         var removed = catalog.removedMessage(name);
-        if (removed.isPresent()) {
+        if (removed.isPresent() && (point != ExtensionPoint.MULTI_POINT || !catalog.isKnown(name))) {
             findings.error(path, removed.get());
             return false;
         }
@@ -366,8 +368,7 @@ final class PluginSetRules {
         return name != null
                 && !name.isEmpty()
                 && !ALL.equals(name)
-                && !catalog.isRemoved(name)
-                && (customSchedulerImage || catalog.isKnown(name));
+                && (catalog.isKnown(name) || (customSchedulerImage && !catalog.isRemoved(name)));
     }
 
     private static String nameOf(PluginRef ref) {

@@ -309,10 +309,21 @@ public final class ProfileValidator {
             errors.add("spec.scheduler.leaderElection.leaseDuration: Invalid value: \"" + resolved.leaseDuration()
                     + "\": must be greater than renewDeadline");
         }
-        if (leaderElect && renew.isPresent() && retry.isPresent() && renew.get().compareTo(retry.get()) <= 0) {
+        if (leaderElect && renew.isPresent() && retry.isPresent() && !renewsBeyondJitter(renew.get(), retry.get())) {
             errors.add("spec.scheduler.leaderElection.renewDeadline: Invalid value: \"" + resolved.renewDeadline()
-                    + "\": must be greater than retryPeriod");
+                    + "\": must be more than 1.2 x retryPeriod (" + resolved.retryPeriod() + "): kube-scheduler's"
+                    + " leader election refuses to start otherwise");
         }
+    }
+
+    /**
+     * client-go's NewLeaderElector, which kube-scheduler calls at start-up: {@code renewDeadline <=
+     * time.Duration(JitterFactor*float64(retryPeriod))} with JitterFactor 1.2 is refused. The same IEEE double
+     * arithmetic and truncation, so the boundary (6s against 5s, refused) falls where Go puts it.
+     */
+    static boolean renewsBeyondJitter(Duration renew, Duration retry) {
+        long jittered = (long) (1.2 * (double) retry.toNanos());
+        return renew.toNanos() > jittered;
     }
 
     /** Parses a Go duration that must be positive; otherwise adds an error naming the example and returns empty. */

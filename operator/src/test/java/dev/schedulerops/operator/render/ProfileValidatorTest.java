@@ -217,10 +217,37 @@ class ProfileValidatorTest {
     }
 
     @Test
-    void renewDeadlineMustExceedRetryPeriod() {
+    void renewDeadlineMustExceedTheJitteredRetryPeriod() {
         assertThat(errors("labelKey: k\nscheduler:\n  leaderElection:\n    renewDeadline: 2s\n    retryPeriod: 2s"))
-                .containsExactly("spec.scheduler.leaderElection.renewDeadline: Invalid value: \"2s\": must be"
-                        + " greater than retryPeriod");
+                .containsExactly("spec.scheduler.leaderElection.renewDeadline: Invalid value: \"2s\": must be more"
+                        + " than 1.2 x retryPeriod (2s): kube-scheduler's leader election refuses to start otherwise");
+        // Only retryPeriod given: the default renewDeadline (10s) is not above 1.2 x 9s.
+        assertThat(errors("labelKey: k\nscheduler:\n  leaderElection:\n    retryPeriod: 9s"))
+                .singleElement()
+                .asString()
+                .startsWith("spec.scheduler.leaderElection.renewDeadline: Invalid value: \"10s\"");
+        // No leader election, no elector to refuse it.
+        assertThat(errors("labelKey: k\nscheduler:\n  leaderElection:\n    leaderElect: false\n    retryPeriod: 9s"))
+                .isEmpty();
+    }
+
+    /** client-go: renew <= time.Duration(1.2 * float64(retry)); LeaderElectionAtStartTest runs each on the real one. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({
+        "6s, 5s, false", // 1.2 x 5s is exactly 6s in float64
+        "6.000000001s, 5s, true",
+        "12s, 10s, false",
+        "12.000000001s, 10s, true",
+        "11.9s, 10s, false",
+        "2.4s, 2s, false",
+        "2.400000001s, 2s, true",
+        "10s, 2s, true"
+    })
+    void theJitterBoundaryFallsWhereGoPutsIt(String renew, String retry, boolean accepted) {
+        assertThat(errors("labelKey: k\nscheduler:\n  leaderElection:\n    leaseDuration: 60s\n    renewDeadline: "
+                        + renew + "\n    retryPeriod: " + retry))
+                .as("errors for renewDeadline %s, retryPeriod %s", renew, retry)
+                .hasSize(accepted ? 0 : 1);
     }
 
     @Test

@@ -114,6 +114,20 @@ class PluginSetValidationTest {
                         + " kube-scheduler 1.31 refuses it; use NodeVolumeLimits instead");
     }
 
+    /** Found by ValidatorAgreementTest; invalid-profiles/removed-plugin-at-multipoint-1.31.yaml on the binary. */
+    @Test
+    void atMultiPointOnlyTheRegistryDecidesSo131TakesTheRemovedPluginsItStillRegisters() {
+        assertThat(new PluginArgsValidator(PluginCatalog.forVersion("1.31.4"), false)
+                        .validate(Map.of("multiPoint", enable("CinderLimits")), List.of())
+                        .errors())
+                .isEmpty();
+        assertThat(new PluginArgsValidator(PluginCatalog.forVersion("1.32.5"), false)
+                        .validate(Map.of("multiPoint", enable("CinderLimits")), List.of())
+                        .errors())
+                .containsExactly("spec.plugins.multiPoint.enabled[0].name: plugin \"CinderLimits\" was removed:"
+                        + " kube-scheduler 1.32 refuses it; use NodeVolumeLimits instead");
+    }
+
     @Test
     void duplicatePluginInOneEnabledListIsRejected() {
         assertThat(validate(Map.of("filter", enable("NodePorts", "NodeName", "NodePorts")))
