@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Informers on every {@link OwnedKind} (selected by the managed-by label), on the pods of the profiles' Deployments
@@ -43,17 +43,15 @@ public final class OwnedInformers {
         for (OwnedKind kind : OwnedKind.values()) {
             owned.put(kind.type(), ownedInformer(kind, informerNamespaces(kind, watched), context));
         }
-        // Label changes on any node may change a profile's labelledNodes count: reconcile every profile then.
+        // Only label changes, and nodes joining or leaving, concern profiles; NodeEvents says which ones.
         InformerEventSourceConfiguration<Node> nodeConfig = InformerEventSourceConfiguration.from(
                         Node.class, SchedulerProfile.class)
                 .withName("nodes")
                 .withWatchAllNamespaces()
                 .withOnUpdateFilter((newNode, oldNode) -> !Objects.equals(
                         newNode.getMetadata().getLabels(), oldNode.getMetadata().getLabels()))
-                .withSecondaryToPrimaryMapper(node -> context.getPrimaryCache()
-                        .list()
-                        .map(ResourceID::fromResource)
-                        .collect(Collectors.toSet()))
+                .withSecondaryToPrimaryMapper(node ->
+                        NodeEvents.concerned(context.getPrimaryCache().list(), this::nodesLabelled, nodeCountChanged()))
                 .build();
         nodes = new InformerEventSource<>(nodeConfig, context);
         pods = podInformer(watched, context);
@@ -204,6 +202,14 @@ public final class OwnedInformers {
         return nodes.list(node -> node.getMetadata().getLabels() != null
                         && node.getMetadata().getLabels().containsKey(labelKey))
                 .count();
+    }
+
+    private final AtomicInteger lastNodeCount = new AtomicInteger(-1);
+
+    /** Whether the number of nodes differs from the last node event's (the cache already holds this event's node). */
+    private boolean nodeCountChanged() {
+        int now = nodeCount();
+        return lastNodeCount.getAndSet(now) != now;
     }
 
     /** Every Node in the cluster, cordoned or not. */

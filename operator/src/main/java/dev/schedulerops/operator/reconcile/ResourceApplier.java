@@ -12,9 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies rendered objects with server-side apply, forcing ownership of every field the renderer sets. Applying the
- * same object again is a no-op on the server (no write, no event), and applying it after a hand edit or deletion puts
- * it back: drift repair is the same call as creation.
+ * Applies rendered objects with server-side apply, forcing ownership of every field the renderer sets. An object the
+ * informer already holds as rendered is not sent at all ({@link AlreadyApplied}): a profile at rest costs no write
+ * request. After a hand edit or deletion the cached object differs and the apply puts it back: drift repair is the
+ * same call as creation.
  */
 public final class ResourceApplier {
     public static final String FIELD_MANAGER = "schedulerops-operator";
@@ -58,6 +59,9 @@ public final class ResourceApplier {
             desired.getMetadata().setOwnerReferences(List.of(ownerReference(owner)));
         }
         HasMetadata before = informers.cached(desired).orElse(null);
+        if (AlreadyApplied.in(before, desired)) {
+            return new Applied(before, before); // nothing would change: no request at all
+        }
         HasMetadata after = client.resource(desired)
                 .fieldManager(FIELD_MANAGER)
                 .forceConflicts()

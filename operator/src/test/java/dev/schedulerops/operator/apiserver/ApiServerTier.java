@@ -67,6 +67,20 @@ public final class ApiServerTier implements BeforeAllCallback, BeforeEachCallbac
     }
 
     /** The control plane, the fake controller and the operator; closed by JUnit when the whole run ends. */
+    /** Where this JVM's API server and etcd keep their data and logs. */
+    static Path workDir() {
+        return Path.of(
+                        "target",
+                        "apiserver-tier",
+                        String.valueOf(ProcessHandle.current().pid()))
+                .toAbsolutePath();
+    }
+
+    /** The API server's audit log (see {@link BareApiServer#auditLog()}). */
+    static Path auditLog() {
+        return workDir().resolve("audit.log");
+    }
+
     static final class Shared implements ExtensionContext.Store.CloseableResource {
         final BareApiServer apiServer;
         final KubernetesClient client;
@@ -88,13 +102,7 @@ public final class ApiServerTier implements BeforeAllCallback, BeforeEachCallbac
         }
 
         static Shared start() {
-            BareApiServer apiServer = BareApiServer.start(
-                    ControlPlaneBinaries.locate(),
-                    Path.of(
-                                    "target",
-                                    "apiserver-tier",
-                                    String.valueOf(ProcessHandle.current().pid()))
-                            .toAbsolutePath());
+            BareApiServer apiServer = BareApiServer.start(ControlPlaneBinaries.locate(), workDir());
             KubernetesClient client = null;
             FakeDeploymentController deployments = null;
             FakeGarbageCollector garbageCollector = null;
@@ -104,12 +112,13 @@ public final class ApiServerTier implements BeforeAllCallback, BeforeEachCallbac
                 deployments = new FakeDeploymentController(client);
                 garbageCollector = new FakeGarbageCollector(client);
                 String version = client.getKubernetesVersion().getGitVersion();
+                // The operator is a user of its own, so the audit log tells its requests apart (SteadyStateTest).
+                KubernetesClient operatorClient = apiServer.operatorClient();
                 SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
                         ClusterFacts.forVersion(version.replaceAll("[+].*$", "")),
-                        new ProfileEvents(client, "apiserver-tier"));
-                KubernetesClient operatorClient = client;
+                        new ProfileEvents(operatorClient, "apiserver-tier"));
                 Operator operator = new Operator(o -> o.withKubernetesClient(operatorClient)
-                        .withCloseClientOnStop(false)
+                        .withCloseClientOnStop(true)
                         .withStopOnInformerErrorDuringStartup(true));
                 operator.register(reconciler);
                 operator.start();

@@ -39,6 +39,9 @@ final class BareApiServer implements AutoCloseable {
     private final Thread shutdownHook = new Thread(this::stopProcesses, "bare-apiserver-stop");
     private final Path workDir;
     private final String token = UUID.randomUUID().toString();
+    /** The operator's own user, so that the audit log tells its requests from the tests'. */
+    private final String operatorToken = UUID.randomUUID().toString();
+
     private int securePort;
 
     private BareApiServer(Path workDir) {
@@ -88,7 +91,18 @@ final class BareApiServer implements AutoCloseable {
                 "PUBLIC KEY",
                 serviceAccountKeys.getPublic().getEncoded());
         Path tokens = workDir.resolve("tokens.csv");
-        Files.writeString(tokens, token + ",tier-admin,tier-admin,system:masters\n", StandardCharsets.UTF_8);
+        Files.writeString(
+                tokens,
+                token + ",tier-admin,tier-admin,system:masters\n" + operatorToken + "," + OPERATOR_USER + ","
+                        + OPERATOR_USER + ",system:masters\n",
+                StandardCharsets.UTF_8);
+        // Every request at Metadata level, written before the answer (the log backend blocks): SteadyStateTest counts
+        // the operator's writes from the API server's own record.
+        Path auditPolicy = workDir.resolve("audit-policy.yaml");
+        Files.writeString(
+                auditPolicy,
+                "apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: Metadata\n",
+                StandardCharsets.UTF_8);
         launch(
                 "kube-apiserver",
                 List.of(
@@ -99,6 +113,9 @@ final class BareApiServer implements AutoCloseable {
                         "--secure-port=" + securePort,
                         "--cert-dir=" + workDir.resolve("certs"),
                         "--token-auth-file=" + tokens,
+                        "--audit-policy-file=" + auditPolicy,
+                        "--audit-log-path=" + auditLog(),
+                        "--audit-log-maxsize=0",
                         "--authorization-mode=RBAC",
                         "--service-account-issuer=https://kubernetes.default.svc",
                         "--service-account-key-file=" + verifyingKey,
@@ -148,11 +165,27 @@ final class BareApiServer implements AutoCloseable {
                 "kube-apiserver was not ready within " + START_TIMEOUT + "; see the logs in " + workDir, last);
     }
 
+    static final String OPERATOR_USER = "tier-operator";
+
+    /** The API server's audit log: one JSON event a line, every request at Metadata level. */
+    Path auditLog() {
+        return workDir.resolve("audit.log");
+    }
+
     /** A new client authenticated as a {@code system:masters} user; the caller closes it. */
     KubernetesClient client() {
+        return client(token);
+    }
+
+    /** A new client for the operator, as {@link #OPERATOR_USER} (also {@code system:masters}); the caller closes it. */
+    KubernetesClient operatorClient() {
+        return client(operatorToken);
+    }
+
+    private KubernetesClient client(String bearerToken) {
         Config config = new ConfigBuilder(Config.empty())
                 .withMasterUrl("https://127.0.0.1:" + securePort)
-                .withOauthToken(token)
+                .withOauthToken(bearerToken)
                 .withTrustCerts(true)
                 .withDisableHostnameVerification(true)
                 .withRequestTimeout(20_000)

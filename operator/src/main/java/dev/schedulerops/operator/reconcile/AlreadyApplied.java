@@ -1,0 +1,73 @@
+package dev.schedulerops.operator.reconcile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * Whether the object the informer holds already has every field the operator would apply, with the same value: then
+ * a server-side apply would change nothing, and the operator sends none, so a profile at rest costs the API server no
+ * write however often it is reconciled. Fields the object has beyond the desired ones (server defaults, status,
+ * other managers' fields) do not count, as server-side apply leaves them alone too. Lists must match item for item;
+ * an empty list or map the operator renders matches an absent one, as the API server drops them.
+ */
+final class AlreadyApplied {
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    private AlreadyApplied() {}
+
+    static boolean in(HasMetadata cached, HasMetadata desired) {
+        if (cached == null) {
+            return false;
+        }
+        JsonNode want = SERIALIZATION.convertValue(desired, JsonNode.class);
+        JsonNode have = SERIALIZATION.convertValue(cached, JsonNode.class);
+        return contains(have, want);
+    }
+
+    static boolean contains(JsonNode have, JsonNode want) {
+        if (want == null || want.isNull()) {
+            return true;
+        }
+        if (isEmptyContainer(want)) {
+            return have == null || have.isNull() || isEmptyContainer(have);
+        }
+        if (have == null || have.isNull()) {
+            return false;
+        }
+        if (want.isObject()) {
+            if (!have.isObject()) {
+                return false;
+            }
+            Iterator<Map.Entry<String, JsonNode>> fields = want.fields();
+            while (fields.hasNext()) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                if (!contains(have.get(field.getKey()), field.getValue())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (want.isArray()) {
+            if (!have.isArray() || have.size() != want.size()) {
+                return false;
+            }
+            for (int i = 0; i < want.size(); i++) {
+                if (!contains(have.get(i), want.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (want.isNumber() && have.isNumber()) {
+            return want.decimalValue().compareTo(have.decimalValue()) == 0;
+        }
+        return want.equals(have);
+    }
+
+    private static boolean isEmptyContainer(JsonNode node) {
+        return (node.isObject() || node.isArray()) && node.isEmpty();
+    }
+}

@@ -1,0 +1,162 @@
+package dev.schedulerops.operator.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schedulerops.operator.model.Names;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What a profile at rest costs the API server, from the API server's own audit log (the operator runs as a user of
+ * its own): no write request when nothing changed, one write for one hand edit, and a node label change reconciles
+ * only the profiles whose label key it touches. Before, every reconcile re-applied every object of the profile (a
+ * server-side apply PATCH each, about ten a profile, again at every maxReconciliationInterval), and a label change on
+ * any node reconciled every profile.
+ */
+@ExtendWith(ApiServerTier.class)
+class SteadyStateTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> WRITES = Set.of("create", "update", "patch", "delete", "deletecollection");
+
+    /** One request of the operator's, as the audit log has it. */
+    record Request(String verb, String resource, String subresource, String namespace, String name) {
+        boolean write() {
+            return WRITES.contains(verb);
+        }
+
+        @Override
+        public String toString() {
+            return verb + " " + resource + (subresource.isEmpty() ? "" : "/" + subresource) + " " + namespace + "/"
+                    + name;
+        }
+    }
+
+    @Test
+    void aProfileAtRestCostsNoWriteAndANodeLabelReconcilesOnlyItsProfiles(Tier tier) throws Exception {
+        String keyA = "steady-" + tier.namespace() + ".example/a";
+        String keyB = "steady-" + tier.namespace() + ".example/b";
+        for (String p : List.of("a1", "a2")) {
+            tier.rollOut(p, "labelKey: " + keyA);
+        }
+        for (String p : List.of("b1", "b2")) {
+            tier.rollOut(p, "labelKey: " + keyB);
+        }
+        String node = "steady-" + tier.namespace();
+        tier.client()
+                .nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(node)
+                        .endMetadata()
+                        .build())
+                .create();
+        Thread.sleep(3000); // the node's add event and the rollouts' last status writes settle
+
+        // At rest, and with a node label no profile uses: nothing at all is written.
+        long mark = auditLogSize();
+        label(tier, node, "unrelated.example/x", "1");
+        Thread.sleep(4000);
+        assertThat(operatorWrites(mark, true))
+                .as("the operator's writes at rest, events included")
+                .isEmpty();
+
+        // One hand edit: the profile is reconciled whole, and only the edited object is written back.
+        Names a1 = tier.names("a1");
+        mark = auditLogSize();
+        tier.client()
+                .configMaps()
+                .inNamespace(tier.namespace())
+                .withName(a1.schedulerConfig())
+                .edit(cm -> {
+                    cm.getData().put(Names.CONFIG_FILE, "edited: by hand\n");
+                    return cm;
+                });
+        Eventually.until("the ConfigMap is put back", () -> !tier.configMap(a1.schedulerConfig())
+                .getData()
+                .get(Names.CONFIG_FILE)
+                .startsWith("edited"));
+        Thread.sleep(2000);
+        assertThat(operatorWrites(mark, false))
+                .as("the operator's writes after one hand edit")
+                .extracting(Request::toString)
+                .containsExactly("patch configmaps " + tier.namespace() + "/" + a1.schedulerConfig());
+
+        // The node takes label key A: the two A profiles' labelledNodes go to 1 (a status write each), B is untouched.
+        mark = auditLogSize();
+        label(tier, node, keyA, "10");
+        Eventually.until(
+                "a1 and a2 count the labelled node", () -> labelled(tier, "a1") == 1 && labelled(tier, "a2") == 1);
+        Thread.sleep(2000);
+        assertThat(operatorWrites(mark, false))
+                .as("the operator's writes after labelling a node with %s", keyA)
+                .extracting(Request::toString)
+                .containsExactlyInAnyOrder(
+                        "patch schedulerprofiles/status " + tier.namespace() + "/a1",
+                        "patch schedulerprofiles/status " + tier.namespace() + "/a2");
+        assertThat(labelled(tier, "b1")).isZero();
+    }
+
+    private static void label(Tier tier, String node, String key, String value) {
+        tier.client().nodes().withName(node).edit(n -> {
+            Node edited = new NodeBuilder(n)
+                    .editMetadata()
+                    .addToLabels(key, value)
+                    .endMetadata()
+                    .build();
+            return edited;
+        });
+    }
+
+    private static int labelled(Tier tier, String profile) {
+        var status = tier.profile(profile).get().getStatus();
+        return status == null || status.getLabelledNodes() == null ? -1 : status.getLabelledNodes();
+    }
+
+    private static long auditLogSize() throws IOException {
+        return Files.size(ApiServerTier.auditLog());
+    }
+
+    /** The operator's write requests the audit log recorded after {@code offset}; Events only if asked. */
+    private static List<Request> operatorWrites(long offset, boolean withEvents) throws IOException {
+        List<Request> writes = new ArrayList<>();
+        try (RandomAccessFile file =
+                new RandomAccessFile(ApiServerTier.auditLog().toFile(), "r")) {
+            file.seek(offset);
+            byte[] rest = new byte[(int) (file.length() - offset)];
+            file.readFully(rest);
+            for (String line : new String(rest, StandardCharsets.UTF_8).split("\n")) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                JsonNode event = JSON.readTree(line);
+                if (!BareApiServer.OPERATOR_USER.equals(
+                                event.path("user").path("username").asText())
+                        || !"ResponseComplete".equals(event.path("stage").asText())) {
+                    continue;
+                }
+                JsonNode ref = event.path("objectRef");
+                Request request = new Request(
+                        event.path("verb").asText(),
+                        ref.path("resource").asText(),
+                        ref.path("subresource").asText(),
+                        ref.path("namespace").asText(),
+                        ref.path("name").asText());
+                if (request.write() && (withEvents || !request.resource().equals("events"))) {
+                    writes.add(request);
+                }
+            }
+        }
+        return writes;
+    }
+}
