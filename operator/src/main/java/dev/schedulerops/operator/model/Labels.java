@@ -39,6 +39,13 @@ public final class Labels {
      */
     public static final String TEMPLATE_HASH = "schedulerops.dev/template-hash";
 
+    /**
+     * On every object the operator applies: the hash of what it applied last. An object whose hash and fields are
+     * still those it would apply is not sent again; a field the operator stops setting changes the hash, so the next
+     * apply removes it (server-side apply drops what its manager no longer sends).
+     */
+    public static final String APPLIED_HASH = "schedulerops.dev/applied-hash";
+
     /** CA Secret annotation: the value of spec.extender.tls.rotate the operator has last acted on. */
     public static final String ROTATED_FOR = "schedulerops.dev/rotated-for";
 

@@ -1,6 +1,8 @@
 package dev.schedulerops.operator.reconcile;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.render.Yaml;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.Iterator;
@@ -12,11 +14,28 @@ import java.util.Map;
  * write however often it is reconciled. Fields the object has beyond the desired ones (server defaults, status,
  * other managers' fields) do not count, as server-side apply leaves them alone too. Lists must match item for item;
  * an empty list or map the operator renders matches an absent one, as the API server drops them.
+ *
+ * <p>A field the operator set before and no longer renders (a key dropped from a Secret) is not in the desired object,
+ * so containment alone would keep it forever; server-side apply removes it only when the object is sent. Hence the
+ * {@link Labels#APPLIED_HASH} stamp: the hash of the desired object is part of it, and a changed desired object
+ * never matches what the last apply left.
  */
 final class AlreadyApplied {
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     private AlreadyApplied() {}
+
+    /** Puts the hash of {@code desired} (without the stamp) into its annotations. */
+    static void stamp(HasMetadata desired) {
+        Map<String, String> annotations = new java.util.LinkedHashMap<>();
+        if (desired.getMetadata().getAnnotations() != null) {
+            annotations.putAll(desired.getMetadata().getAnnotations());
+        }
+        annotations.remove(Labels.APPLIED_HASH);
+        desired.getMetadata().setAnnotations(annotations);
+        String hash = Yaml.hash(Yaml.write(desired));
+        annotations.put(Labels.APPLIED_HASH, hash);
+    }
 
     static boolean in(HasMetadata cached, HasMetadata desired) {
         if (cached == null) {

@@ -58,6 +58,7 @@ public final class ResourceApplier {
         if (owner.getMetadata().getNamespace().equals(desired.getMetadata().getNamespace())) {
             desired.getMetadata().setOwnerReferences(List.of(ownerReference(owner)));
         }
+        AlreadyApplied.stamp(desired);
         HasMetadata before = informers.cached(desired).orElse(null);
         if (AlreadyApplied.in(before, desired)) {
             return new Applied(before, before); // nothing would change: no request at all

@@ -67,7 +67,7 @@ class SteadyStateTest {
         long mark = auditLogSize();
         label(tier, node, "unrelated.example/x", "1");
         Thread.sleep(4000);
-        assertThat(operatorWrites(mark, true))
+        assertThat(operatorWrites(tier, mark, true))
                 .as("the operator's writes at rest, events included")
                 .isEmpty();
 
@@ -87,7 +87,7 @@ class SteadyStateTest {
                 .get(Names.CONFIG_FILE)
                 .startsWith("edited"));
         Thread.sleep(2000);
-        assertThat(operatorWrites(mark, false))
+        assertThat(operatorWrites(tier, mark, false))
                 .as("the operator's writes after one hand edit")
                 .extracting(Request::toString)
                 .containsExactly("patch configmaps " + tier.namespace() + "/" + a1.schedulerConfig());
@@ -98,7 +98,7 @@ class SteadyStateTest {
         Eventually.until(
                 "a1 and a2 count the labelled node", () -> labelled(tier, "a1") == 1 && labelled(tier, "a2") == 1);
         Thread.sleep(2000);
-        assertThat(operatorWrites(mark, false))
+        assertThat(operatorWrites(tier, mark, false))
                 .as("the operator's writes after labelling a node with %s", keyA)
                 .extracting(Request::toString)
                 .containsExactlyInAnyOrder(
@@ -127,8 +127,11 @@ class SteadyStateTest {
         return Files.size(ApiServerTier.auditLog());
     }
 
-    /** The operator's write requests the audit log recorded after {@code offset}; Events only if asked. */
-    private static List<Request> operatorWrites(long offset, boolean withEvents) throws IOException {
+    /**
+     * The operator's write requests in this test's namespace that the audit log recorded after {@code offset}; Events
+     * only if asked. (The operator is shared by the tier: other tests' profiles are its business too.)
+     */
+    private static List<Request> operatorWrites(Tier tier, long offset, boolean withEvents) throws IOException {
         List<Request> writes = new ArrayList<>();
         try (RandomAccessFile file =
                 new RandomAccessFile(ApiServerTier.auditLog().toFile(), "r")) {
@@ -152,7 +155,9 @@ class SteadyStateTest {
                         ref.path("subresource").asText(),
                         ref.path("namespace").asText(),
                         ref.path("name").asText());
-                if (request.write() && (withEvents || !request.resource().equals("events"))) {
+                if (request.write()
+                        && request.namespace().equals(tier.namespace())
+                        && (withEvents || !request.resource().equals("events"))) {
                     writes.add(request);
                 }
             }

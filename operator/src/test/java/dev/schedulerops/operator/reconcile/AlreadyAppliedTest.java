@@ -19,7 +19,9 @@ class AlreadyAppliedTest {
         RenderResult result = ProfileRenderer.render(
                 Samples.profile("labelKey: example.com/pool\nverbs: [Filter, Prioritize]"),
                 ClusterFacts.forVersion("1.33.13"));
-        return ((RenderResult.Valid) result).state().all();
+        List<HasMetadata> objects = ((RenderResult.Valid) result).state().all();
+        objects.forEach(AlreadyApplied::stamp);
+        return objects;
     }
 
     /** What the API server keeps of an applied object: the object plus metadata, defaults and status of its own. */
@@ -43,9 +45,6 @@ class AlreadyAppliedTest {
     @Test
     void everyRenderedObjectIsAlreadyAppliedInItsStoredFormWithDefaultsAndStatus() {
         for (HasMetadata desired : rendered()) {
-            if (desired.getMetadata().getAnnotations() == null) {
-                desired.getMetadata().setAnnotations(new java.util.HashMap<>());
-            }
             assertThat(AlreadyApplied.in(asStored(desired), desired))
                     .as("%s %s", desired.getKind(), desired.getMetadata().getName())
                     .isTrue();
@@ -77,6 +76,31 @@ class AlreadyAppliedTest {
         assertThat(AlreadyApplied.in(extraContainer, desired)).isFalse();
 
         assertThat(AlreadyApplied.in(null, desired)).isFalse();
+    }
+
+    /** Server-side apply removes a field its manager stops sending, so a desired object without it must be sent. */
+    @Test
+    void aFieldTheOperatorNoLongerRendersIsAppliedAway() {
+        io.fabric8.kubernetes.api.model.Secret withOldCa = new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName("p-ca")
+                .withNamespace("team-a")
+                .endMetadata()
+                .addToData("ca.crt", "bmV3")
+                .addToData("previous-ca.crt", "b2xk")
+                .build();
+        AlreadyApplied.stamp(withOldCa);
+        io.fabric8.kubernetes.api.model.Secret withoutOldCa = new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName("p-ca")
+                .withNamespace("team-a")
+                .endMetadata()
+                .addToData("ca.crt", "bmV3")
+                .build();
+        AlreadyApplied.stamp(withoutOldCa);
+
+        assertThat(AlreadyApplied.in(asStored(withOldCa), withOldCa)).isTrue();
+        assertThat(AlreadyApplied.in(asStored(withOldCa), withoutOldCa)).isFalse();
     }
 
     @Test
