@@ -21,6 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,19 +81,9 @@ class SchedulerConfigAcceptanceTest {
     void validatorRejectsExactlyWhatTheRealSchedulerRejects(ExpectComment testCase) throws IOException {
         SchedulerProfile profile = ProfileYaml.readOne(testCase.yaml());
         String config = SchedulerConfigRenderer.render(profile);
-        SchedulerConfigAcceptance acceptance = ACCEPTANCE;
-        ClusterFacts facts = FACTS;
-        if (testCase.kubernetesVersion().isPresent()) {
-            String version = testCase.kubernetesVersion().get();
-            SchedulerVersions.Release release = SchedulerVersions.built().stream()
-                    .filter(r -> r.version().equals(version))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError(
-                            testCase + " names " + version + ", which is not in e2e/scheduler-versions"));
-            acceptance = new SchedulerConfigAcceptance(
-                    release.kubeScheduler(), E2eSettings.targetDir().resolve("scheduler-acceptance-" + version));
-            facts = ClusterFacts.forVersion(version);
-        }
+        String version = testCase.kubernetesVersion().orElse(null);
+        SchedulerConfigAcceptance acceptance = version == null ? ACCEPTANCE : acceptanceOf(version);
+        ClusterFacts facts = version == null ? FACTS : ClusterFacts.forVersion(version);
 
         Verdict verdict = acceptance.check(config);
         List<String> validatorErrors = ProfileValidator.validate(profile, facts);
@@ -107,6 +99,18 @@ class SchedulerConfigAcceptanceTest {
         assertThat(validatorErrors.isEmpty())
                 .as("validator errors %s, kube-scheduler: %s", validatorErrors, describe(verdict))
                 .isEqualTo(verdict.accepted());
+    }
+
+    private static final Map<String, SchedulerConfigAcceptance> BY_VERSION = new ConcurrentHashMap<>();
+
+    /** The acceptance check of a release a case names (# kubernetes: ...), one per release. */
+    private static SchedulerConfigAcceptance acceptanceOf(String version) {
+        return BY_VERSION.computeIfAbsent(version, v -> {
+            SchedulerVersions.Release release =
+                    SchedulerVersions.built(List.of(v)).get(0);
+            return new SchedulerConfigAcceptance(
+                    release.kubeScheduler(), E2eSettings.targetDir().resolve("scheduler-acceptance-" + v));
+        });
     }
 
     @Test

@@ -18,9 +18,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,13 +47,11 @@ class ValidatorAgreementTest {
 
     /** Every supported release, or those of {@code -Dagreement.versions=1.29.6,1.33.13} (to look into one). */
     static Stream<SchedulerVersions.Release> releases() {
-        List<String> only = List.of(System.getProperty("agreement.versions", "").split(",")).stream()
+        List<String> only = Stream.of(
+                        System.getProperty("agreement.versions", "").split(","))
                 .filter(v -> !v.isBlank())
                 .toList();
-        if (only.isEmpty()) {
-            return SchedulerVersions.built().stream();
-        }
-        return SchedulerVersions.all().stream().filter(r -> only.contains(r.version()));
+        return (only.isEmpty() ? SchedulerVersions.built() : SchedulerVersions.built(only)).stream();
     }
 
     /** One case judged twice: {@code operatorErrors} empty means the operator would roll it out. */
@@ -160,12 +161,11 @@ class ValidatorAgreementTest {
         System.out.println("[validator-agreement] " + line);
         // Breaks another draw undid (e.g. no bind plugin after a minimal multiPoint that enables DefaultBinder):
         // shown so the corpus's intentions can be read, not counted against anyone.
-        java.util.Map<String, Long> undone = judged.stream()
+        Map<String, Long> undone = judged.stream()
                 .filter(j -> !j.corpusCase().meantValid() && j.scheduler().accepted())
                 .flatMap(j -> j.corpusCase().moves().stream().filter(m -> m.startsWith("BREAK")))
                 .map(m -> m.replaceAll(" (at|for|of) .*| [A-Z][A-Za-z]+ at .*", ""))
-                .collect(java.util.stream.Collectors.groupingBy(
-                        m -> m, java.util.TreeMap::new, java.util.stream.Collectors.counting()));
+                .collect(Collectors.groupingBy(m -> m, TreeMap::new, Collectors.counting()));
         System.out.println("[validator-agreement] " + release + " breaks the scheduler accepted: " + undone);
         disagreements.forEach(d -> System.out.println("[validator-agreement] DISAGREEMENT " + d.describe()));
         String file = System.getProperty("agreement.report", "");

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -56,7 +57,7 @@ public record ExpectComment(Path file, String expectation) {
     }
 
     /** The release of a {@code # kubernetes: ...} comment, if the case has one. */
-    public java.util.Optional<String> kubernetesVersion() {
+    public Optional<String> kubernetesVersion() {
         return yaml().lines()
                 .filter(line -> line.startsWith("# kubernetes:"))
                 .map(line -> line.substring("# kubernetes:".length()).trim())

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
@@ -94,14 +95,14 @@ public final class KubeSchedulerProcess implements AutoCloseable {
     /**
      * Waits until kube-scheduler exits (its exit code) or its log shows {@code line} (empty), whichever comes first.
      */
-    public java.util.Optional<Integer> awaitExitOrLog(String line, Duration timeout) {
+    public Optional<Integer> awaitExitOrLog(String line, Duration timeout) {
         Instant deadline = Instant.now().plus(timeout);
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {
                 return process.exitCode();
             }
             if (process.log().contains(line)) {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
             Await.sleep(100);
         }

@@ -16,14 +16,20 @@ import java.util.Optional;
  * {@code e2e/cluster build-schedulers} inside the release's own module, next to its kube-scheduler). kube-scheduler
  * creates the elector in Run, after {@code --write-config-to} has already exited, so a lease configuration it refuses
  * there is invisible to {@link SchedulerConfigAcceptance}'s start-up check: this asks the same code. One long-lived
- * process, questions one at a time.
+ * process, started at the first question (most checks never elect a leader), questions one at a time; it ends with
+ * its standard input when the JVM exits, or at {@link #close}.
  */
 public final class LeaderElectorCheck implements AutoCloseable {
-    private final Process process;
-    private final Writer in;
-    private final BufferedReader out;
+    private final Path binary;
+    private Process process;
+    private Writer in;
+    private BufferedReader out;
 
-    private LeaderElectorCheck(Path binary) throws IOException {
+    private LeaderElectorCheck(Path binary) {
+        this.binary = binary;
+    }
+
+    private void start() throws IOException {
         process = new ProcessBuilder(binary.toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
@@ -37,16 +43,15 @@ public final class LeaderElectorCheck implements AutoCloseable {
         if (!Files.isExecutable(binary)) {
             throw new IllegalStateException(binary + " is missing: run 'e2e/cluster build-schedulers'");
         }
-        try {
-            return new LeaderElectorCheck(binary);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new LeaderElectorCheck(binary);
     }
 
     /** Empty when the elector takes the three Go durations; else the error kube-scheduler would exit with. */
     public synchronized Optional<String> refusal(String leaseDuration, String renewDeadline, String retryPeriod) {
         try {
+            if (process == null) {
+                start();
+            }
             in.write(leaseDuration + " " + renewDeadline + " " + retryPeriod + "\n");
             in.flush();
             String answer = out.readLine();
@@ -70,7 +75,9 @@ public final class LeaderElectorCheck implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        process.destroy();
+    public synchronized void close() {
+        if (process != null) {
+            process.destroy();
+        }
     }
 }

@@ -82,4 +82,16 @@ public final class SchedulerVersions {
         }
         return all;
     }
+
+    /** The built releases of {@code versions} (e.g. "1.31.4"); fails on one that e2e/scheduler-versions lacks. */
+    public static List<Release> built(List<String> versions) {
+        List<Release> built = built();
+        List<String> unknown = versions.stream()
+                .filter(v -> built.stream().noneMatch(r -> r.version().equals(v)))
+                .toList();
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException(unknown + " not in e2e/scheduler-versions");
+        }
+        return built.stream().filter(r -> versions.contains(r.version())).toList();
+    }
 }

@@ -16,10 +16,7 @@ import io.fabric8.generator.annotation.ValidationRule;
 // CEL cannot multiply a duration, so 5 x renew >= 6 x retry by additions; >= lets the exact boundary through, where
 // Go's float arithmetic decides, and the Java validator does the same arithmetic.
 @ValidationRule(
-        value = LeaderElectionSpec.RENEW + " + " + LeaderElectionSpec.RENEW + " + " + LeaderElectionSpec.RENEW + " + "
-                + LeaderElectionSpec.RENEW + " + " + LeaderElectionSpec.RENEW + " >= " + LeaderElectionSpec.RETRY
-                + " + " + LeaderElectionSpec.RETRY + " + " + LeaderElectionSpec.RETRY + " + " + LeaderElectionSpec.RETRY
-                + " + " + LeaderElectionSpec.RETRY + " + " + LeaderElectionSpec.RETRY,
+        value = LeaderElectionSpec.FIVE_RENEWS + " >= " + LeaderElectionSpec.SIX_RETRIES,
         message = "leaderElection.renewDeadline must be more than 1.2 x retryPeriod (defaults: renewDeadline "
                 + Defaults.RENEW_DEADLINE + ", retryPeriod " + Defaults.RETRY_PERIOD + "): kube-scheduler's leader"
                 + " election refuses to start otherwise",
@@ -31,6 +28,9 @@ public class LeaderElectionSpec {
             "(has(self.renewDeadline) ? duration(self.renewDeadline) : duration('" + Defaults.RENEW_DEADLINE + "'))";
     static final String RETRY =
             "(has(self.retryPeriod) ? duration(self.retryPeriod) : duration('" + Defaults.RETRY_PERIOD + "'))";
+    static final String FIVE_RENEWS = RENEW + " + " + RENEW + " + " + RENEW + " + " + RENEW + " + " + RENEW;
+    static final String SIX_RETRIES =
+            RETRY + " + " + RETRY + " + " + RETRY + " + " + RETRY + " + " + RETRY + " + " + RETRY;
 
     @JsonPropertyDescription("Whether the scheduler replicas elect a leader (on the lease <profile>-scheduler in the"
             + " profile's namespace, never the main scheduler's). Defaults to true.")

@@ -6,7 +6,9 @@ import dev.schedulerops.operator.render.Yaml;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Whether the object the informer holds already has every field the operator would apply, with the same value: then
@@ -27,7 +29,7 @@ final class AlreadyApplied {
 
     /** Puts the hash of {@code desired} (without the stamp) into its annotations. */
     static void stamp(HasMetadata desired) {
-        Map<String, String> annotations = new java.util.LinkedHashMap<>();
+        Map<String, String> annotations = new LinkedHashMap<>();
         if (desired.getMetadata().getAnnotations() != null) {
             annotations.putAll(desired.getMetadata().getAnnotations());
         }
@@ -37,8 +39,10 @@ final class AlreadyApplied {
         annotations.put(Labels.APPLIED_HASH, hash);
     }
 
+    /** Whether {@code cached} holds {@code desired}, which {@link #stamp} has stamped. */
     static boolean in(HasMetadata cached, HasMetadata desired) {
-        if (cached == null) {
+        // The stamps first: when they differ (a change to apply), the whole objects need not be compared.
+        if (cached == null || !Objects.equals(stampOf(cached), stampOf(desired))) {
             return false;
         }
         JsonNode want = SERIALIZATION.convertValue(desired, JsonNode.class);
@@ -84,6 +88,11 @@ final class AlreadyApplied {
             return want.decimalValue().compareTo(have.decimalValue()) == 0;
         }
         return want.equals(have);
+    }
+
+    private static String stampOf(HasMetadata object) {
+        Map<String, String> annotations = object.getMetadata().getAnnotations();
+        return annotations == null ? null : annotations.get(Labels.APPLIED_HASH);
     }
 
     private static boolean isEmptyContainer(JsonNode node) {

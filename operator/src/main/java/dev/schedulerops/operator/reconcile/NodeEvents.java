@@ -3,6 +3,8 @@ package dev.schedulerops.operator.reconcile;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.ResolvedProfile;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
@@ -21,7 +23,7 @@ final class NodeEvents {
 
     static Set<ResourceID> concerned(
             Stream<SchedulerProfile> profiles, ToLongFunction<String> labelledNodes, boolean nodeCountChanged) {
-        java.util.Map<String, Long> counts = new java.util.HashMap<>(); // one count per label key and event
+        Map<String, Long> counts = new HashMap<>(); // one count per label key and event
         ToLongFunction<String> counted = key -> counts.computeIfAbsent(key, labelledNodes::applyAsLong);
         return profiles.filter(p -> labelCountChanged(p, counted) || (nodeCountChanged && spreads(p)))
                 .map(ResourceID::fromResource)

@@ -37,6 +37,8 @@ public final class OwnedInformers {
             new LinkedHashMap<>();
     private final InformerEventSource<Node, SchedulerProfile> nodes;
     private final InformerEventSource<Pod, SchedulerProfile> pods;
+    /** The node count at the last node event, for {@link #nodeCountChanged}. */
+    private final AtomicInteger lastNodeCount = new AtomicInteger(-1);
 
     private OwnedInformers(EventSourceContext<SchedulerProfile> context) {
         Optional<Set<String>> watched = watchedNamespaces(context);
@@ -203,8 +205,6 @@ public final class OwnedInformers {
                         && node.getMetadata().getLabels().containsKey(labelKey))
                 .count();
     }
-
-    private final AtomicInteger lastNodeCount = new AtomicInteger(-1);
 
     /** Whether the number of nodes differs from the last node event's (the cache already holds this event's node). */
     private boolean nodeCountChanged() {

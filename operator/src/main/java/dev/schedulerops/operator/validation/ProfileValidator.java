@@ -321,7 +321,7 @@ public final class ProfileValidator {
      * time.Duration(JitterFactor*float64(retryPeriod))} with JitterFactor 1.2 is refused. The same IEEE double
      * arithmetic and truncation, so the boundary (6s against 5s, refused) falls where Go puts it.
      */
-    static boolean renewsBeyondJitter(Duration renew, Duration retry) {
+    private static boolean renewsBeyondJitter(Duration renew, Duration retry) {
         long jittered = (long) (1.2 * (double) retry.toNanos());
         return renew.toNanos() > jittered;
     }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -101,19 +102,21 @@ class OperatorTimeChecksTest {
 
     record Refused(String source, String yaml, SchedulerProfile profile, List<String> errors) {}
 
-    private static String namespace;
-    private static int sequence;
+    /** This test's namespace, and a counter for its profiles' names (JUnit makes one instance per test). */
+    private String namespace;
+
+    private int sequence;
 
     /** The document's spec as this test's profile (its own name, this namespace), if the validator refuses it. */
-    private static java.util.Optional<Refused> refusedByJava(String yaml, ClusterFacts facts, String source) {
+    private Optional<Refused> refusedByJava(String yaml, ClusterFacts facts, String source) {
         SchedulerProfile profile;
         try {
             profile = ProfileYaml.readOne(yaml);
         } catch (Exception e) {
-            return java.util.Optional.empty(); // not a profile at all: nothing the API server could be sent
+            return Optional.empty(); // not a profile at all: nothing the API server could be sent
         }
         if (profile == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         if (profile.getMetadata() == null) {
             profile.setMetadata(new ObjectMeta());
@@ -121,8 +124,6 @@ class OperatorTimeChecksTest {
         profile.getMetadata().setName("operator-time-" + sequence++);
         profile.getMetadata().setNamespace(namespace);
         List<String> errors = ProfileValidator.validate(profile, facts);
-        return errors.isEmpty()
-                ? java.util.Optional.empty()
-                : java.util.Optional.of(new Refused(source, yaml, profile, errors));
+        return errors.isEmpty() ? Optional.empty() : Optional.of(new Refused(source, yaml, profile, errors));
     }
 }

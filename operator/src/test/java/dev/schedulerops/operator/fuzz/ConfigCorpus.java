@@ -390,11 +390,9 @@ public final class ConfigCorpus {
             }
             args.put("minCandidateNodesPercentage", pick(List.of(percentage, 0, 100)));
             args.put("minCandidateNodesAbsolute", absolute);
-            if (valid) {
-                moves.add("DefaultPreemptionArgs " + args);
-                return;
-            }
-            oneOf(
+            validOr(
+                    valid,
+                    "DefaultPreemptionArgs " + args,
                     new Break(
                             "DefaultPreemptionArgs percentage 101", () -> args.put("minCandidateNodesPercentage", 101)),
                     new Break("DefaultPreemptionArgs percentage -1", () -> args.put("minCandidateNodesPercentage", -1)),
@@ -408,11 +406,9 @@ public final class ConfigCorpus {
         private void interPodAffinity(Map<String, Object> args, boolean valid) {
             args.put("hardPodAffinityWeight", pick(List.of(0, 1, 100, random.nextInt(101))));
             args.put("ignorePreferredTermsOfExistingPods", random.nextBoolean());
-            if (valid) {
-                moves.add("InterPodAffinityArgs " + args);
-                return;
-            }
-            oneOf(
+            validOr(
+                    valid,
+                    "InterPodAffinityArgs " + args,
                     new Break("InterPodAffinityArgs hard weight 101", () -> args.put("hardPodAffinityWeight", 101)),
                     new Break("InterPodAffinityArgs hard weight -1", () -> args.put("hardPodAffinityWeight", -1)));
         }
@@ -435,11 +431,9 @@ public final class ConfigCorpus {
                 added.put("preferredDuringSchedulingIgnoredDuringExecution", List.of(preferredTerm));
             }
             args.put("addedAffinity", added);
-            if (valid) {
-                moves.add("NodeAffinityArgs " + added.keySet());
-                return;
-            }
-            oneOf(
+            validOr(
+                    valid,
+                    "NodeAffinityArgs " + added.keySet(),
                     new Break(
                             "NodeAffinityArgs preferred weight 0",
                             () -> added.put(
@@ -468,11 +462,9 @@ public final class ConfigCorpus {
                 resources.add(map("name", "memory", "weight", 1 + random.nextInt(100)));
             }
             args.put("resources", resources);
-            if (valid) {
-                moves.add("NodeResourcesBalancedAllocationArgs " + resources);
-                return;
-            }
-            oneOf(
+            validOr(
+                    valid,
+                    "NodeResourcesBalancedAllocationArgs " + resources,
                     new Break(
                             "NodeResourcesBalancedAllocationArgs weight 101",
                             () -> resources.get(0).put("weight", 101)),
@@ -505,11 +497,9 @@ public final class ConfigCorpus {
             if (random.nextBoolean()) {
                 args.put("ignoredResourceGroups", List.of("example.com"));
             }
-            if (valid) {
-                moves.add("NodeResourcesFitArgs " + type);
-                return;
-            }
-            oneOf(
+            validOr(
+                    valid,
+                    "NodeResourcesFitArgs " + type,
                     new Break("NodeResourcesFitArgs type Bogus", () -> strategy.put("type", "Bogus")),
                     new Break(
                             "NodeResourcesFitArgs resource weight 101",
@@ -666,6 +656,15 @@ public final class ConfigCorpus {
         private boolean turnOn(String gate) {
             featureGates.put(gate, true);
             return true;
+        }
+
+        /** A valid draw records {@code move}; an invalid one draws and runs one of the breaks instead. */
+        private void validOr(boolean valid, String move, Break... breaks) {
+            if (valid) {
+                moves.add(move);
+            } else {
+                oneOf(breaks);
+            }
         }
 
         /** One of the breaks is drawn and run. */
