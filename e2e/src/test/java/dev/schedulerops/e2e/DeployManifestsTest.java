@@ -10,6 +10,7 @@ import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.Crds;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.operator.reconcile.RolloutSlots;
+import dev.schedulerops.operator.runtime.OperatorConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -291,6 +292,13 @@ class DeployManifestsTest {
         assertThat(env.get("SCHEDULEROPS_HTTP_PORT").path("value").asText()).isEqualTo("8080");
         assertThat(env.get("SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS").path("value").asText())
                 .isEqualTo(String.valueOf(RolloutSlots.DEFAULT_MAX));
+        assertThat(Double.parseDouble(
+                        env.get("SCHEDULEROPS_API_QPS").path("value").asText()))
+                .isEqualTo(OperatorConfig.DEFAULT_API_QPS);
+        assertThat(env.get("SCHEDULEROPS_API_BURST").path("value").asText())
+                .isEqualTo(String.valueOf(OperatorConfig.DEFAULT_API_BURST));
+        assertThat(env.get("SCHEDULEROPS_RECONCILE_THREADS").path("value").asText())
+                .isEqualTo(String.valueOf(OperatorConfig.DEFAULT_RECONCILE_THREADS));
     }
 
     @Test

@@ -117,6 +117,9 @@ class HelmChartTest {
                 "--set", "watchNamespaces={team-a,team-b}",
                 "--set", "leaderElection.enabled=false",
                 "--set", "maxConcurrentRollouts=2",
+                "--set", "apiRateLimit.qps=7.5",
+                "--set", "apiRateLimit.burst=9",
+                "--set", "reconcileThreads=3",
                 "--set", "resources.limits.memory=1Gi",
                 "--set", "metrics.service.enabled=false");
 
@@ -130,6 +133,9 @@ class HelmChartTest {
                 .containsEntry("SCHEDULEROPS_WATCH_NAMESPACES", "team-a,team-b")
                 .containsEntry("SCHEDULEROPS_LEADER_ELECTION", "false")
                 .containsEntry("SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS", "2")
+                .containsEntry("SCHEDULEROPS_API_QPS", "7.5")
+                .containsEntry("SCHEDULEROPS_API_BURST", "9")
+                .containsEntry("SCHEDULEROPS_RECONCILE_THREADS", "3")
                 .containsEntry(
                         "SCHEDULEROPS_EXTENDER_IMAGE",
                         "registry.example.com/ops/extender:" + E2eSettings.releaseVersion());

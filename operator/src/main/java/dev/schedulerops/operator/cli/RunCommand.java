@@ -1,5 +1,6 @@
 package dev.schedulerops.operator.cli;
 
+import dev.schedulerops.operator.runtime.ApiRateLimiter;
 import dev.schedulerops.operator.runtime.OperatorConfig;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -79,13 +80,34 @@ public final class RunCommand implements Callable<Integer> {
                     + " schedulers to the new version (env SCHEDULEROPS_VERSION_CHECK_SECONDS, default 300).")
     Integer versionCheckSeconds;
 
+    @Option(
+            names = "--api-qps",
+            description = "Requests per second the operator sends the API server at most, on average; as client-go's"
+                    + " QPS (env SCHEDULEROPS_API_QPS, default 100).")
+    Double apiQps;
+
+    @Option(
+            names = "--api-burst",
+            description = "How many requests may go at once above that rate; as client-go's Burst (env"
+                    + " SCHEDULEROPS_API_BURST, default 200).")
+    Integer apiBurst;
+
+    @Option(
+            names = "--reconcile-threads",
+            description = "How many profiles are reconciled at the same time (env SCHEDULEROPS_RECONCILE_THREADS,"
+                    + " default 10).")
+    Integer reconcileThreads;
+
     @Override
     public Integer call() throws Exception {
         OperatorConfig config = OperatorConfig.fromEnvironment(flagOverrides());
-        KubernetesClient client = new KubernetesClientBuilder().build();
+        ApiRateLimiter rateLimiter = new ApiRateLimiter(config.apiQps(), config.apiBurst());
+        KubernetesClient client = new KubernetesClientBuilder()
+                .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor(ApiRateLimiter.NAME, rateLimiter))
+                .build();
         OperatorRuntime runtime;
         try {
-            runtime = OperatorRuntime.start(config, client);
+            runtime = OperatorRuntime.start(config, client, rateLimiter);
         } catch (RuntimeException e) {
             LOG.error("the operator could not start", e);
             client.close();
@@ -117,6 +139,9 @@ public final class RunCommand implements Callable<Integer> {
         putIfSet(overrides, OperatorConfig.ENV_HTTP_BIND_ADDRESS, httpBindAddress);
         putIfSet(overrides, OperatorConfig.ENV_MAX_CONCURRENT_ROLLOUTS, maxConcurrentRollouts);
         putIfSet(overrides, OperatorConfig.ENV_VERSION_CHECK_SECONDS, versionCheckSeconds);
+        putIfSet(overrides, OperatorConfig.ENV_API_QPS, apiQps);
+        putIfSet(overrides, OperatorConfig.ENV_API_BURST, apiBurst);
+        putIfSet(overrides, OperatorConfig.ENV_RECONCILE_THREADS, reconcileThreads);
         return overrides;
     }
 

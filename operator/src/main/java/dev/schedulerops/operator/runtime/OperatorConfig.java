@@ -34,6 +34,10 @@ import java.util.stream.Collectors;
  *     the schedulers to the new version's image without restarting the operator)
  * @param maxConcurrentRollouts how many profiles may restart their pods at once (an upgrade of the operator changes
  *     them all); see {@link RolloutSlots}
+ * @param apiQps the client-side limit on requests to the API server per second, as client-go's {@code QPS}; see
+ *     {@link ApiRateLimiter}
+ * @param apiBurst how many requests may go at once above that rate, as client-go's {@code Burst}
+ * @param reconcileThreads how many profiles are reconciled at the same time (JOSDK's reconciliation threads)
  */
 public record OperatorConfig(
         Set<String> watchNamespaces,
@@ -47,7 +51,10 @@ public record OperatorConfig(
         String httpBindAddress,
         Set<String> protectedNamespaces,
         int maxConcurrentRollouts,
-        int versionCheckSeconds) {
+        int versionCheckSeconds,
+        double apiQps,
+        int apiBurst,
+        int reconcileThreads) {
 
     // The environment variables read, also the keys of fromEnvironment's overrides.
     public static final String ENV_WATCH_NAMESPACES = "SCHEDULEROPS_WATCH_NAMESPACES";
@@ -63,6 +70,19 @@ public record OperatorConfig(
 
     public static final String ENV_MAX_CONCURRENT_ROLLOUTS = "SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS";
     public static final String ENV_VERSION_CHECK_SECONDS = "SCHEDULEROPS_VERSION_CHECK_SECONDS";
+    public static final String ENV_API_QPS = "SCHEDULEROPS_API_QPS";
+    public static final String ENV_API_BURST = "SCHEDULEROPS_API_BURST";
+    public static final String ENV_RECONCILE_THREADS = "SCHEDULEROPS_RECONCILE_THREADS";
+
+    /**
+     * Enough for 200 new profiles (about 40 writes each) to be rendered in under two minutes, a tenth of what a
+     * kube-apiserver's default {@code --max-requests-inflight} lets one client do.
+     */
+    public static final double DEFAULT_API_QPS = 100;
+
+    public static final int DEFAULT_API_BURST = 200;
+    /** JOSDK's default is 50; each waits on the API server, not the CPU, and every thread costs memory. */
+    public static final int DEFAULT_RECONCILE_THREADS = 10;
 
     public static final String LEASE_NAME = "schedulerops-operator";
     public static final Path SERVICE_ACCOUNT_NAMESPACE =
@@ -85,6 +105,15 @@ public record OperatorConfig(
         if (versionCheckSeconds < 1) {
             throw new IllegalArgumentException(
                     ENV_VERSION_CHECK_SECONDS + " must be at least 1, not " + versionCheckSeconds);
+        }
+        if (!(apiQps > 0) || Double.isInfinite(apiQps)) {
+            throw new IllegalArgumentException(ENV_API_QPS + " must be a positive number, not " + apiQps);
+        }
+        if (apiBurst < 1) {
+            throw new IllegalArgumentException(ENV_API_BURST + " must be at least 1, not " + apiBurst);
+        }
+        if (reconcileThreads < 1) {
+            throw new IllegalArgumentException(ENV_RECONCILE_THREADS + " must be at least 1, not " + reconcileThreads);
         }
     }
 
@@ -128,7 +157,10 @@ public record OperatorConfig(
                         .map(OperatorConfig::namespaces)
                         .orElse(ProtectedNamespaces.DEFAULT),
                 integer(env, ENV_MAX_CONCURRENT_ROLLOUTS, RolloutSlots.DEFAULT_MAX),
-                integer(env, ENV_VERSION_CHECK_SECONDS, 300));
+                integer(env, ENV_VERSION_CHECK_SECONDS, 300),
+                decimal(env, ENV_API_QPS, DEFAULT_API_QPS),
+                integer(env, ENV_API_BURST, DEFAULT_API_BURST),
+                integer(env, ENV_RECONCILE_THREADS, DEFAULT_RECONCILE_THREADS));
     }
 
     public static Set<String> namespaces(String commaSeparated) {
@@ -154,6 +186,15 @@ public record OperatorConfig(
         Optional<String> value = nonBlank(env.get(name));
         try {
             return value.map(Integer::parseInt).orElse(fallback);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a number, not " + value.get(), e);
+        }
+    }
+
+    private static double decimal(Map<String, String> env, String name, double fallback) {
+        Optional<String> value = nonBlank(env.get(name));
+        try {
+            return value.map(Double::parseDouble).orElse(fallback);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(name + " must be a number, not " + value.get(), e);
         }

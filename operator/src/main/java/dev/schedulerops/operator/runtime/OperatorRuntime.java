@@ -11,6 +11,7 @@ import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -43,7 +44,8 @@ public final class OperatorRuntime implements AutoCloseable {
     private final AtomicBoolean failed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private OperatorRuntime(OperatorConfig config, KubernetesClient client) throws IOException {
+    private OperatorRuntime(OperatorConfig config, KubernetesClient client, MeterBinder... moreMetrics)
+            throws IOException {
         ClusterFacts facts =
                 new ClusterFacts(serverVersion(client), config.extenderImage(), config.schedulerImageRepository());
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -54,6 +56,9 @@ public final class OperatorRuntime implements AutoCloseable {
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
+        for (MeterBinder metrics : moreMetrics) {
+            metrics.bindTo(registry);
+        }
 
         RolloutSlots slots = new RolloutSlots(config.maxConcurrentRollouts());
         SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
@@ -82,6 +87,7 @@ public final class OperatorRuntime implements AutoCloseable {
             overrider
                     .withKubernetesClient(client)
                     .withCloseClientOnStop(false)
+                    .withConcurrentReconciliationThreads(config.reconcileThreads())
                     .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
             if (config.leaderElection()) {
                 overrider.withLeaderElectionConfiguration(leaderElection(config));
@@ -104,7 +110,8 @@ public final class OperatorRuntime implements AutoCloseable {
                 registry::scrape);
         LOG.info(
                 "operator configured: kubernetes {}, watching {}, protected {}, leader election {}, http {}:{},"
-                        + " at most {} profiles rolling at once",
+                        + " at most {} profiles rolling at once, {} reconciling at once, API requests at most {}/s"
+                        + " (burst {})",
                 facts.kubernetesVersion(),
                 config.watchNamespaces().isEmpty() ? "all namespaces" : config.watchNamespaces(),
                 config.protectedNamespaces(),
@@ -113,7 +120,10 @@ public final class OperatorRuntime implements AutoCloseable {
                         : "off",
                 config.httpBindAddress(),
                 endpoints.port(),
-                config.maxConcurrentRollouts());
+                config.maxConcurrentRollouts(),
+                config.reconcileThreads(),
+                config.apiQps(),
+                config.apiBurst());
     }
 
     /**
@@ -143,8 +153,10 @@ public final class OperatorRuntime implements AutoCloseable {
     }
 
     /** Starts the operator; returns once it runs (or, with leader election, once it waits for the lease). */
-    public static OperatorRuntime start(OperatorConfig config, KubernetesClient client) throws IOException {
-        OperatorRuntime runtime = new OperatorRuntime(config, client);
+    /** @param moreMetrics metrics of parts built before the runtime (the client's rate limiter) */
+    public static OperatorRuntime start(OperatorConfig config, KubernetesClient client, MeterBinder... moreMetrics)
+            throws IOException {
+        OperatorRuntime runtime = new OperatorRuntime(config, client, moreMetrics);
         try {
             runtime.operator.start();
             runtime.versionWatch.start(runtime.versionCheckSeconds);

@@ -137,7 +137,10 @@ class NamespacedRbacTest {
                         "127.0.0.1",
                         ProtectedNamespaces.DEFAULT,
                         RolloutSlots.DEFAULT_MAX,
-                        300),
+                        300,
+                        OperatorConfig.DEFAULT_API_QPS,
+                        OperatorConfig.DEFAULT_API_BURST,
+                        OperatorConfig.DEFAULT_RECONCILE_THREADS),
                 asOperator);
     }
 

@@ -26,6 +26,35 @@ class OperatorConfigTest {
                 .containsExactlyInAnyOrder("kube-system", "kube-public", "kube-node-lease");
         assertThat(config.maxConcurrentRollouts()).isEqualTo(5);
         assertThat(config.versionCheckSeconds()).isEqualTo(300);
+        assertThat(config.apiQps()).isEqualTo(100.0);
+        assertThat(config.apiBurst()).isEqualTo(200);
+        assertThat(config.reconcileThreads()).isEqualTo(10);
+    }
+
+    @Test
+    void rateLimitAndThreadsAreReadAndMustBePositive() {
+        OperatorConfig config = OperatorConfig.fromEnvironment(
+                Map.of(
+                        "SCHEDULEROPS_API_QPS", "2.5",
+                        "SCHEDULEROPS_API_BURST", "4",
+                        "SCHEDULEROPS_RECONCILE_THREADS", "3"),
+                Optional::empty);
+        assertThat(config.apiQps()).isEqualTo(2.5);
+        assertThat(config.apiBurst()).isEqualTo(4);
+        assertThat(config.reconcileThreads()).isEqualTo(3);
+        for (String qps : new String[] {"0", "-1", "NaN", "Infinity"}) {
+            assertThatThrownBy(
+                            () -> OperatorConfig.fromEnvironment(Map.of("SCHEDULEROPS_API_QPS", qps), Optional::empty))
+                    .hasMessageContaining("SCHEDULEROPS_API_QPS must be a positive number");
+        }
+        assertThatThrownBy(
+                        () -> OperatorConfig.fromEnvironment(Map.of("SCHEDULEROPS_API_QPS", "fast"), Optional::empty))
+                .hasMessageContaining("SCHEDULEROPS_API_QPS must be a number, not fast");
+        assertThatThrownBy(() -> OperatorConfig.fromEnvironment(Map.of("SCHEDULEROPS_API_BURST", "0"), Optional::empty))
+                .hasMessageContaining("SCHEDULEROPS_API_BURST must be at least 1, not 0");
+        assertThatThrownBy(() ->
+                        OperatorConfig.fromEnvironment(Map.of("SCHEDULEROPS_RECONCILE_THREADS", "0"), Optional::empty))
+                .hasMessageContaining("SCHEDULEROPS_RECONCILE_THREADS must be at least 1, not 0");
     }
 
     @Test
