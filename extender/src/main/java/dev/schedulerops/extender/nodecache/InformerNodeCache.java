@@ -119,6 +119,11 @@ public final class InformerNodeCache implements NodeCache {
     }
 
     @Override
+    public String labelValue(byte[] utf8, int from, int to, int nameHash) {
+        return labels.labelValue(utf8, from, to, nameHash);
+    }
+
+    @Override
     public void close() {
         closed = true;
         watchdog.shutdownNow();

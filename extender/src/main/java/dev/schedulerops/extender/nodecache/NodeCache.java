@@ -23,6 +23,11 @@ public interface NodeCache extends AutoCloseable {
      */
     String labelValue(byte[] utf8, int from, int to);
 
+    /** The same, for a caller that already has the name's {@link NameHash} (the request scanner computes it). */
+    default String labelValue(byte[] utf8, int from, int to, int nameHash) {
+        return labelValue(utf8, from, to);
+    }
+
     @Override
     default void close() {}
 }

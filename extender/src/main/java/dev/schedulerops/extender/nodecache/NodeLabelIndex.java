@@ -1,8 +1,5 @@
 package dev.schedulerops.extender.nodecache;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
@@ -13,13 +10,12 @@ import java.util.Map;
  * {@link String} is what keeps a 5000-name filter call cheap.
  *
  * <p>Open addressing with linear probing over a table at most half full. Each slot is two ints (the name's hash and
- * its entry number) so a probe touches one cache line; the names themselves are packed into one byte array and
- * hashed eight bytes at a time.
+ * its entry number) so a probe touches one cache line; the names themselves are packed into one byte array. Names are
+ * hashed with {@link NameHash}, which a request scanner can compute as it reads a name.
  */
 final class NodeLabelIndex {
     static final NodeLabelIndex EMPTY = new NodeLabelIndex(Map.of());
 
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final int EMPTY_SLOT = -1;
 
     private final int mask;
@@ -52,7 +48,7 @@ final class NodeLabelIndex {
         names = new byte[nameStarts[labels.size()]];
         for (int e = 0; e < encoded.length; e++) {
             System.arraycopy(encoded[e], 0, names, nameStarts[e], encoded[e].length);
-            int hash = hash(names, nameStarts[e], nameStarts[e + 1]);
+            int hash = NameHash.of(names, nameStarts[e], nameStarts[e + 1]);
             int slot = hash & mask;
             while (slots[2 * slot + 1] != EMPTY_SLOT) {
                 slot = (slot + 1) & mask;
@@ -64,7 +60,11 @@ final class NodeLabelIndex {
 
     /** The stored value for the name {@code utf8[from, to)}, or null when the index does not hold it. */
     String get(byte[] utf8, int from, int to) {
-        int hash = hash(utf8, from, to);
+        return get(utf8, from, to, NameHash.of(utf8, from, to));
+    }
+
+    /** The same, for a caller that already has the name's {@link NameHash}. */
+    String get(byte[] utf8, int from, int to, int hash) {
         for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
             int entry = slots[2 * slot + 1];
             if (entry == EMPTY_SLOT) {
@@ -75,21 +75,5 @@ final class NodeLabelIndex {
                 return values[entry];
             }
         }
-    }
-
-    private static int hash(byte[] bytes, int from, int to) {
-        long h = to - from;
-        int i = from;
-        for (; i + Long.BYTES <= to; i += Long.BYTES) {
-            h = (h ^ (long) LONGS.get(bytes, i)) * 0x9E3779B97F4A7C15L;
-        }
-        long tail = 0;
-        for (; i < to; i++) {
-            tail = (tail << 8) | (bytes[i] & 0xff);
-        }
-        h = (h ^ tail) * 0x9E3779B97F4A7C15L;
-        h ^= h >>> 32;
-        h *= 0xD6E8FEB86659FD93L;
-        return (int) (h ^ (h >>> 32));
     }
 }

@@ -55,6 +55,12 @@ public final class StaticNodeCache implements NodeCache {
         return answer(current.get(utf8, from, to));
     }
 
+    @Override
+    public String labelValue(byte[] utf8, int from, int to, int nameHash) {
+        NodeLabelIndex current = indexStale ? rebuildIndex() : index;
+        return answer(current.get(utf8, from, to, nameHash));
+    }
+
     private static String answer(String stored) {
         if (stored == null) {
             return UNKNOWN_NODE;

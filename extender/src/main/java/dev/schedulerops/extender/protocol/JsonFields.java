@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.io.IOException;
 
 /**
@@ -14,6 +15,17 @@ import java.io.IOException;
 final class JsonFields {
     private static final JsonFactory JSON = JsonFactory.builder()
             .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+            .build();
+    /**
+     * For one value of a request object read on its own ({@link #openAt}): one level less of nesting, since the value
+     * is the parser's root here but one level down in the request, so the same bodies pass as when {@link #JSON}
+     * reads the whole request.
+     */
+    private static final JsonFactory VALUE_JSON = JsonFactory.builder()
+            .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(JSON.streamReadConstraints().getMaxNestingDepth() - 1)
+                    .build())
             .build();
 
     private JsonFields() {}
@@ -53,6 +65,11 @@ final class JsonFields {
             throw new BadRequestException("request body must be a JSON object");
         }
         return p;
+    }
+
+    /** A parser over {@code body} from {@code offset} on, for one value inside a body read by other means. */
+    static JsonParser openAt(byte[] body, int offset) throws IOException {
+        return VALUE_JSON.createParser(body, offset, body.length - offset);
     }
 
     /**

@@ -8,6 +8,9 @@ package dev.schedulerops.extender.protocol;
  * <p>Keys are matched case-insensitively, as Go's {@code encoding/json} does; label keys inside {@code labels} are
  * map keys and match exactly. A JSON {@code null} where an object or list is expected means "absent", as in Go.
  *
+ * <p>Names-only requests as kube-scheduler sends them take a faster path, {@link NamesOnlyScanner}, which reads
+ * them to the same arguments and leaves every other body to {@link ArgsDecoder}.
+ *
  * <p>One decoder per request kind: {@link ArgsDecoder}, {@link BindingDecoder}, {@link PreemptionDecoder}, over the
  * shared {@link JsonFields}.
  *
@@ -25,7 +28,8 @@ public final class RequestDecoder {
 
     /** Decodes {@code ExtenderArgs} (filter, filter_onlyone, prioritize). */
     public ExtenderArgs decodeArgs(byte[] body) throws BadRequestException {
-        return args.decodeArgs(body);
+        ExtenderArgs plainNamesOnly = NamesOnlyScanner.scan(body);
+        return plainNamesOnly != null ? plainNamesOnly : args.decodeArgs(body);
     }
 
     /** Decodes {@code ExtenderBindingArgs}. */

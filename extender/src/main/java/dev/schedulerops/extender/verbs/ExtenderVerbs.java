@@ -150,6 +150,13 @@ public final class ExtenderVerbs {
         String[] values = new String[n];
         if (args.namesOnly()) {
             byte[] body = args.body();
+            int[] hashes = args.nameHashes();
+            if (hashes != null) {
+                for (int i = 0; i < n; i++) {
+                    values[i] = nodeCache.labelValue(body, args.nameFrom(i), args.nameTo(i), hashes[i]);
+                }
+                return values;
+            }
             for (int i = 0; i < n; i++) {
                 values[i] = args.nameHasEscapes(i)
                         ? nodeCache.labelValue(args.nodeName(i))
