@@ -1,5 +1,7 @@
 package dev.schedulerops.extender.nodecache;
 
+import dev.schedulerops.extender.protocol.NameHash;
+
 /**
  * What the extender knows about nodes when kube-scheduler sends names only ({@code nodeCacheCapable: true}): for
  * each node, the value of the configured label. Implementations are safe for concurrent use.

@@ -12,7 +12,7 @@ import java.util.List;
  * @param nameRanges for node {@code i}, {@code [2i, 2i+1)} is the byte range of its name's JSON string literal in
  *     {@code body} (quotes included), in both modes, so replies copy names without re-encoding them
  * @param escapedNames in names-only mode, the names written with escape sequences (null when none are)
- * @param nameHashes in names-only mode, each name's {@link dev.schedulerops.extender.nodecache.NameHash} when the
+ * @param nameHashes in names-only mode, each name's {@link NameHash} when the
  *     scanner computed it on its way ({@link NamesOnlyScanner}), else null
  */
 public record ExtenderArgs(

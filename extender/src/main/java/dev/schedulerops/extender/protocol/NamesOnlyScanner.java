@@ -2,7 +2,6 @@ package dev.schedulerops.extender.protocol;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.schedulerops.extender.nodecache.NameHash;
 import java.io.IOException;
 import java.util.Arrays;
 
@@ -47,7 +46,7 @@ final class NamesOnlyScanner {
             return null;
         }
         int[] names = Arrays.copyOf(scanner.ranges, 2 * scanner.count);
-        return new ExtenderArgs(scanner.pod, null, body, names, null, scanner.hashes);
+        return new ExtenderArgs(scanner.pod, null, body, names, null, Arrays.copyOf(scanner.hashes, scanner.count));
     }
 
     /** Reads the request object; returns the offset past it and its trailing whitespace, or NOT_PLAIN. */

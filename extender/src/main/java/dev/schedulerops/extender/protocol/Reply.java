@@ -29,6 +29,17 @@ public final class Reply {
         buf = new byte[Math.max(16, initialCapacity)];
     }
 
+    /**
+     * A reply made of two byte arrays already written in full ({@code first[0, firstLength)}, then {@code second[0,
+     * secondLength)}), sent as they are without being copied into one.
+     */
+    public static Reply ofParts(byte[] first, int firstLength, byte[] second, int secondLength) {
+        Reply reply = new Reply(16);
+        reply.segments.add(ByteBuffer.wrap(first, 0, firstLength));
+        reply.segments.add(ByteBuffer.wrap(second, 0, secondLength));
+        return reply;
+    }
+
     public Reply ascii(String s) {
         int n = s.length();
         ensure(n);

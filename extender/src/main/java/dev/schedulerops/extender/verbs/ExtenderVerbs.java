@@ -67,11 +67,14 @@ public final class ExtenderVerbs {
     }
 
     /** Filter, or FilterOnlyOne when {@code onlyOne}: keep nodes with the label (then only the best of them). */
-    private Outcome filter(ExtenderArgs args, boolean onlyOne) {
+    Outcome filter(ExtenderArgs args, boolean onlyOne) {
         int n = args.nodeCount();
         if (args.namesOnly() && nodeCache == null) {
             LOG.warn("filter of pod {} answered with Error: {}", args.pod(), namesNeedCache);
             return new Outcome(200, Replies.filterError(namesNeedCache), n, 0);
+        }
+        if (!onlyOne && args.nameHashes() != null) {
+            return NamesOnlyFilter.answer(args, nodeCache, lacksLabelJson, unknownNodeJson);
         }
         String[] values = labelValues(args);
         int[] kept = new int[n];

@@ -3,7 +3,6 @@ package dev.schedulerops.extender.protocol;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.extender.fuzz.HostileJson;
-import dev.schedulerops.extender.nodecache.NameHash;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -241,6 +240,7 @@ class NamesOnlyScannerTest {
                     + "): " + new String(body, StandardCharsets.UTF_8));
         }
         assertSameArgs(fast, general);
+        assertThat(fast.nameHashes()).hasSize(fast.nodeCount());
         for (int i = 0; i < fast.nodeCount(); i++) {
             assertThat(fast.nameHashes()[i]).isEqualTo(NameHash.of(body, fast.nameFrom(i), fast.nameTo(i)));
         }

@@ -1,4 +1,4 @@
-package dev.schedulerops.extender.nodecache;
+package dev.schedulerops.extender.protocol;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
