@@ -49,6 +49,7 @@ public final class OwnedInformers {
         InformerEventSourceConfiguration<Node> nodeConfig = InformerEventSourceConfiguration.from(
                         Node.class, SchedulerProfile.class)
                 .withName("nodes")
+                .withItemStore(new LeanItemStore<>())
                 .withWatchAllNamespaces()
                 .withOnUpdateFilter((newNode, oldNode) -> !Objects.equals(
                         newNode.getMetadata().getLabels(), oldNode.getMetadata().getLabels()))
@@ -68,6 +69,7 @@ public final class OwnedInformers {
         InformerEventSourceConfiguration.Builder<Pod> builder = InformerEventSourceConfiguration.from(
                         Pod.class, SchedulerProfile.class)
                 .withName("pods")
+                .withItemStore(new LeanItemStore<>())
                 .withLabelSelector(MANAGED_SELECTOR)
                 .withOnUpdateFilter((newPod, oldPod) -> !Objects.equals(newPod.getStatus(), oldPod.getStatus()))
                 .withSecondaryToPrimaryMapper(OwnedInformers::profileOf);
@@ -91,6 +93,7 @@ public final class OwnedInformers {
         InformerEventSourceConfiguration.Builder<R> builder = InformerEventSourceConfiguration.from(
                         type, SchedulerProfile.class)
                 .withName(type.getSimpleName().toLowerCase(Locale.ROOT))
+                .withItemStore(new LeanItemStore<>())
                 .withLabelSelector(MANAGED_SELECTOR)
                 .withSecondaryToPrimaryMapper(OwnedInformers::profileOf);
         return new InformerEventSource<>(in(builder, namespaces).build(), context);

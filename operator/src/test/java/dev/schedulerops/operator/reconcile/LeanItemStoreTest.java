@@ -1,0 +1,63 @@
+package dev.schedulerops.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LeanItemStoreTest {
+    @Test
+    void keepsObjectsWithoutManagedFields() {
+        LeanItemStore<ConfigMap> store = new LeanItemStore<>();
+        ConfigMap config = new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("c")
+                .withNamespace("ns")
+                .withLabels(Map.of("a", "b"))
+                .withManagedFields(new ManagedFieldsEntryBuilder()
+                        .withManager("schedulerops")
+                        .withOperation("Apply")
+                        .build())
+                .endMetadata()
+                .withData(Map.of("k", "v"))
+                .build();
+
+        store.put(store.getKey(config), config);
+
+        ConfigMap stored = store.get("ns/c");
+        assertThat(stored.getMetadata().getManagedFields()).isNullOrEmpty();
+        assertThat(stored.getMetadata().getLabels()).containsEntry("a", "b");
+        assertThat(stored.getData()).containsEntry("k", "v");
+    }
+
+    @Test
+    void keepsNodesWithTheirLabelsButNotTheirStatus() {
+        LeanItemStore<Node> store = new LeanItemStore<>();
+        Node node = new NodeBuilder()
+                .withNewMetadata()
+                .withName("n1")
+                .withLabels(Map.of("pool", "7"))
+                .endMetadata()
+                .withNewSpec()
+                .withUnschedulable(true)
+                .endSpec()
+                .withNewStatus()
+                .addNewImage()
+                .withNames("registry.example.com/big:1")
+                .endImage()
+                .endStatus()
+                .build();
+
+        store.put(store.getKey(node), node);
+
+        Node stored = store.get("n1");
+        assertThat(stored.getStatus()).isNull();
+        assertThat(stored.getMetadata().getLabels()).containsEntry("pool", "7");
+        assertThat(stored.getSpec().getUnschedulable()).isTrue();
+    }
+}
