@@ -1,5 +1,5 @@
-# Sourced by bench/run and bench/wrk-check (not run on its own): the build and the background-server handling they
-# share. Expects $root, the repository root.
+# Sourced by bench/run, bench/wrk-check and bench/vs-go (not run on its own): the build and the background-server
+# handling they share. Expects $root, the repository root.
 
 bench_jar="$root/bench/target/schedulerops-bench.jar"
 
