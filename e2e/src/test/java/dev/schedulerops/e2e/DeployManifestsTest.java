@@ -547,7 +547,21 @@ class DeployManifestsTest {
         assertThat(apply.exitCode())
                 .as("kubectl apply -k deploy/: %s", apply.stderr())
                 .isZero();
-        kubectl("wait", "--for=condition=Established", "crd/" + CRD_NAME, "--timeout=60s");
+        // Not kubectl wait alone: it fails at once ("accessor error") while the new CRD has no status.conditions yet.
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (kubectlAllowingFailure("wait", "--for=condition=Established", "crd/" + CRD_NAME, "--timeout=10s")
+                        .exitCode()
+                != 0) {
+            if (System.nanoTime() > deadline) {
+                fail("CRD " + CRD_NAME + " not Established within 60 s");
+            }
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                fail("interrupted while waiting for CRD " + CRD_NAME);
+            }
+        }
         Commands.Result rollout = kubectlAllowingFailure(
                 "-n", NAMESPACE, "rollout", "status", "deployment/" + OPERATOR, "--timeout=180s");
         assertThat(rollout.exitCode())
