@@ -2,6 +2,7 @@ package dev.schedulerops.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.Required;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -48,6 +49,13 @@ public class SchedulerProfile extends CustomResource<SchedulerProfileSpec, Sched
     public static final String VERSION = "v1alpha1";
     public static final String KIND = "SchedulerProfile";
     public static final String API_VERSION = GROUP + "/" + VERSION;
+
+    /** Required at admission: a profile without a spec has no labelKey, and the operator could only refuse it later. */
+    @Override
+    @Required
+    public SchedulerProfileSpec getSpec() {
+        return super.getSpec();
+    }
 
     /** The name pods put in spec.schedulerName: spec.schedulerName, or metadata.name when unset. */
     public String effectiveSchedulerName() {
