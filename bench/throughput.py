@@ -9,6 +9,9 @@
   throughput.py share SCHED_BEFORE SCHED_AFTER EXT_BEFORE EXT_AFTER
                                                            scheduler cycle time and the extender's share; JSON
   throughput.py placement NODES_TSV PODS_TXT               where the pods went; JSON
+  throughput.py record NODES MODE EXTENDER LOAD NOTE AUDIT SHARE PLACEMENT CPU CREATOR
+                                                           a run's JSON line from the JSON of the commands above
+  throughput.py check JSON_LINE PODS                       what is wrong with a run, a line each (none: nothing)
   throughput.py summary JSON_LINE                          one line about a run
   throughput.py report RUNS.jsonl                          markdown tables of the runs, one per node count
 
@@ -142,10 +145,16 @@ def ts(s):
     return datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp()
 
 
+def percentile(values, q):
+    values = sorted(values)
+    return round(1000 * values[min(len(values) - 1, int(q * len(values)))], 1) if values else None
+
+
 def cmd_audit(path, offset, namespace):
     """Per pod: created (requestReceivedTimestamp of its create) and bound (stageTimestamp of the pods/binding
-    create that succeeded, i.e. when the API server had committed it), with the binder's user agent."""
-    created, created_done, bound, binders, failed = {}, {}, {}, Counter(), Counter()
+    create that succeeded, i.e. when the API server had committed it), with the binder's user agent; and how long
+    the API server itself took for each binding (requestReceived to ResponseComplete)."""
+    created, created_done, bound, binders, failed, served = {}, {}, {}, Counter(), Counter(), []
     with open(path, "rb") as f:
         f.seek(int(offset))
         for line in f:
@@ -159,6 +168,7 @@ def cmd_audit(path, offset, namespace):
             code = e.get("responseStatus", {}).get("code", 0)
             sub = ref.get("subresource", "")
             if sub == "binding":
+                served.append(ts(e["stageTimestamp"]) - ts(e["requestReceivedTimestamp"]))
                 if code == 201:
                     bound[ref["name"]] = ts(e["stageTimestamp"])
                     binders[e.get("userAgent", "").split(" ")[0]] += 1
@@ -167,19 +177,16 @@ def cmd_audit(path, offset, namespace):
             elif sub == "" and code == 201:
                 created[ref["name"]] = ts(e["requestReceivedTimestamp"])
                 created_done[ref["name"]] = ts(e["stageTimestamp"])
-    lat = sorted(bound[p] - created[p] for p in bound if p in created)
-
-    def pct(q):
-        return round(1000 * lat[min(len(lat) - 1, int(q * len(lat)))], 1) if lat else None
-
-    out = {"created": len(created), "bound": len(bound), "binding_failures": dict(failed), "binders": dict(binders)}
+    lat = [bound[p] - created[p] for p in bound if p in created]
+    out = {"created": len(created), "bound": len(bound), "binding_failures": dict(failed), "binders": dict(binders),
+           "apiserver_binding_p50_ms": percentile(served, 0.5), "apiserver_binding_p99_ms": percentile(served, 0.99)}
     if created and bound:
         first, last_create, last_bind = min(created.values()), max(created_done.values()), max(bound.values())
         out.update({"create_seconds": round(last_create - first, 3),
                     "creates_per_s": round(len(created) / max(last_create - first, 1e-3), 1),
                     "bind_seconds": round(last_bind - first, 3),
                     "pods_per_s": round(len(bound) / (last_bind - first), 1),
-                    "p50_ms": pct(0.50), "p99_ms": pct(0.99), "max_ms": round(1000 * lat[-1], 1)})
+                    "p50_ms": percentile(lat, 0.5), "p99_ms": percentile(lat, 0.99), "max_ms": percentile(lat, 1)})
     print(json.dumps(out))
 
 
@@ -256,26 +263,93 @@ def cmd_placement(nodes_tsv, pods_txt):
                       "mean_value": round(sum(values) / len(values), 1) if values else None}))
 
 
+def cmd_record(nodes, mode, extender, load, note, audit, share, placement, cpu, creator):
+    """One run's JSON line from the JSON of the other commands."""
+    run = {"nodes": int(nodes), "mode": mode, "extender": extender, "loadavg": load}
+    if note:
+        run["note"] = note
+    run.update(json.loads(audit))
+    run.update(json.loads(share))
+    run.update({"placement": json.loads(placement), "cpu_s": json.loads(cpu), "creator": json.loads(creator)})
+    print(json.dumps(run))
+
+
+def cmd_check(line, pods):
+    """What is wrong with a run, a line each: pods not bound, pods on unlabelled nodes when the extender filters,
+    kube-scheduler binding in Bind mode, an extender never called."""
+    r, pods = json.loads(line), int(pods)
+    mode, p = r["mode"].split("@")[0], r["placement"]
+    if r.get("bound") != pods or p["bound"] != pods:
+        print(f"{r.get('bound')} bindings in the audit log and {p['bound']} pods with a node, of {pods}")
+    if mode != "plugins-only" and p["on_unlabelled"]:
+        print(f"{p['on_unlabelled']} pods on nodes without the label key")
+    if mode == "bind" and any(b.startswith("kube-scheduler") for b in r.get("binders", {})):
+        print(f"kube-scheduler bound pods itself in bind mode: {r['binders']}")
+    if mode != "plugins-only" and not r.get("extender_calls"):
+        print("the extender was never called")
+
+
 def cmd_summary(line):
     r = json.loads(line)
     print(f"{r.get('pods_per_s')} pods/s, p50 {r.get('p50_ms')} ms, p99 {r.get('p99_ms')} ms, "
           f"cycle {r.get('cycle_ms_per_pod')} ms/pod, extender {r.get('extender_pct_of_cycle')}% of it; CPU s {r['cpu_s']}")
 
 
-def cmd_report(path):
+def median(values):
+    values = sorted(values)
+    n = len(values)
+    return (values[n // 2] + values[(n - 1) // 2]) / 2 if values else None
+
+
+def ours_cpu(r):
+    """CPU seconds of this benchmark's processes in a run (everything but "outside")."""
+    return sum(v for k, v in r["cpu_s"].items() if k != "outside")
+
+
+def cmd_report(path, goal_nodes=None, goal=0.85):
+    """Per node count: a summary (the median of each mode's runs, ratios to plugins-only's median) and every run;
+    then the goal: names-only modes at goal_nodes (default: the largest count) at least `goal` x plugins-only."""
     runs = [json.loads(line) for line in open(path) if line.strip()]
     by_nodes = defaultdict(list)
     for r in runs:
         by_nodes[r["nodes"]].append(r)
     cols = ["apiserver", "etcd", "scheduler", "extender", "kwok", "other", "outside"]
+    medians = {}
     for n, rs in by_nodes.items():
-        base = [r["pods_per_s"] for r in rs if r["mode"] == "plugins-only" and r.get("pods_per_s")]
-        base = sum(base) / len(base) if base else None
+        modes = list(dict.fromkeys(r["mode"] for r in rs if not r["mode"].startswith("idle")))
+        m = {}
+        for mode in modes:
+            mr = [r for r in rs if r["mode"] == mode and r.get("pods_per_s")]
+            if mr:
+                m[mode] = {"runs": len(mr), "all": [r["pods_per_s"] for r in mr],
+                           "pods_per_s": median([r["pods_per_s"] for r in mr]),
+                           "cpu_ms": median([1000 * ours_cpu(r) / r["bound"] for r in mr]),
+                           "cycle": median([r.get("cycle_ms_per_pod", 0) for r in mr]),
+                           "share": median([r["extender_pct_of_cycle"] for r in mr if r.get("extender_calls")]),
+                           "p50": median([r["p50_ms"] for r in mr]), "p99": median([r["p99_ms"] for r in mr])}
+        medians[n] = m
+        base = m.get("plugins-only")
         print(f"\n### {n} nodes\n")
-        if base:
-            print(f"Ratios are against the mean of the plugins-only runs ({base:.1f} pods/s).\n")
-        print("| mode | pods/s | × plugins-only | p50 ms | p99 ms | creates/s | cycle ms/pod | extender % of cycle "
-              "| extender ms/call | " + " | ".join(f"CPU s {c}" for c in cols) + " | CPU ms/pod | run s | load avg |")
+        print("The median of each mode's runs; ratios against plugins-only's median.\n")
+        print("| mode | runs | pods/s (each run) | × plugins-only | p50 / p99 ms | cycle ms/pod | extender % of cycle "
+              "| CPU ms/pod | × plugins-only CPU |")
+        print("|---|---:|---|---:|---|---:|---:|---:|---:|")
+        for mode in modes:
+            if mode not in m:
+                note = next((r.get("note", "failed") for r in rs if r["mode"] == mode), "")
+                print(f"| {mode} | 0 | {note} | | | | | | |")
+                continue
+            x = m[mode]
+            ratio = f"{x['pods_per_s'] / base['pods_per_s']:.2f}" if base else "-"
+            cpu_ratio = f"{x['cpu_ms'] / base['cpu_ms']:.2f}" if base else "-"
+            share = "-" if x["share"] is None else f"{x['share']:.1f}%"
+            each = ", ".join(f"{v:.0f}" for v in x["all"])
+            print(f"| {mode} | {x['runs']} | **{x['pods_per_s']:.1f}** ({each}) | {ratio} | {x['p50']:.0f} / {x['p99']:.0f} "
+                  f"| {x['cycle']:.2f} | {share} | {x['cpu_ms']:.1f} | {cpu_ratio} |")
+        print("\nEvery run, in the order run:\n")
+        print("| mode | pods/s | p50 ms | p99 ms | creates/s | API server binding p50 / p99 ms | cycle ms/pod "
+              "| extender % of cycle | extender ms/call | " + " | ".join(f"CPU s {c}" for c in cols)
+              + " | CPU ms/pod | run s | load avg |")
         print("|---|" + "---:|" * (11 + len(cols)))
         for r in rs:
             if r["mode"].startswith("idle"):
@@ -285,25 +359,34 @@ def cmd_report(path):
                 continue
             cpu = dict(r["cpu_s"])
             cpu["other"] = cpu.get("kcm", 0) + cpu.get("default_scheduler", 0) + cpu.get("creator", 0)
-            ours = sum(cpu[c] for c in cols if c != "outside")
-            ratio = f"{r['pods_per_s'] / base:.2f}" if base else "-"
-            share = r.get("extender_pct_of_cycle") if r.get("extender_calls") else None
+            share = f"{r['extender_pct_of_cycle']}%" if r.get("extender_calls") else "-"
             per_call = ", ".join(f"{k} {v}" for k, v in r.get("extender_ms_per_call", {}).items()) or "-"
-            print(f"| {r['mode']} | {r['pods_per_s']} | {ratio} | {r['p50_ms']:.0f} | {r['p99_ms']:.0f} "
-                  f"| {r['creates_per_s']} | {r.get('cycle_ms_per_pod', '-')} | {'-' if share is None else f'{share}%'} "
-                  f"| {per_call} | " + " | ".join(f"{cpu.get(c, 0):.1f}" for c in cols)
-                  + f" | {1000 * ours / r['bound']:.1f} | {r['bind_seconds']:.1f} | {r['loadavg']} |")
-        idle = [r for r in rs if r["mode"].startswith("idle")]
-        for r in idle:
-            c = r["cpu_s"]
-            print(f"\nIdle, 30 s with no pods (KWOK's node leases and heartbeats): CPU s "
-                  + ", ".join(f"{k} {v}" for k, v in c.items() if k not in ("scheduler", "extender", "creator"))
+            print(f"| {r['mode']} | {r['pods_per_s']} | {r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {r['creates_per_s']} "
+                  f"| {r.get('apiserver_binding_p50_ms', '-')} / {r.get('apiserver_binding_p99_ms', '-')} "
+                  f"| {r.get('cycle_ms_per_pod', '-')} | {share} | {per_call} | "
+                  + " | ".join(f"{cpu.get(c, 0):.1f}" for c in cols)
+                  + f" | {1000 * ours_cpu(r) / r['bound']:.1f} | {r['bind_seconds']:.1f} | {r['loadavg']} |")
+        for r in (r for r in rs if r["mode"].startswith("idle")):
+            print("\nIdle, 30 s with no pods right after the nodes were Ready: CPU s "
+                  + ", ".join(f"{k} {v}" for k, v in r["cpu_s"].items() if k not in ("scheduler", "extender", "creator"))
                   + f" (load average {r['loadavg']}).")
+    n = int(goal_nodes) if goal_nodes else max(medians)
+    m = medians.get(n, {})
+    base = m.get("plugins-only")
+    print(f"\n## Goal: names-only with the extender at least {goal}× plugins-only's pods/s at {n} nodes\n")
+    for mode in ("filter", "filter-prioritize"):
+        if base and mode in m:
+            ratio = m[mode]["pods_per_s"] / base["pods_per_s"]
+            verdict = "**met**" if ratio >= goal else "**not met**"
+            print(f"- {mode}: {m[mode]['pods_per_s']:.1f} / {base['pods_per_s']:.1f} pods/s = {ratio:.2f}×: {verdict}")
+        else:
+            print(f"- {mode}: not measured")
 
 
 if __name__ == "__main__":
     cmds = {"nodes": cmd_nodes, "pods": cmd_pods, "delete-pods": cmd_delete_pods, "audit": cmd_audit, "prom": cmd_prom, "share": cmd_share,
-            "report": cmd_report, "placement": cmd_placement, "summary": cmd_summary}
+            "report": cmd_report, "placement": cmd_placement, "summary": cmd_summary,
+            "record": cmd_record, "check": cmd_check}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
