@@ -4,7 +4,8 @@
   throughput.py nodes KUBECONFIG FIRST LAST LABEL_KEY      create KWOK nodes bench-node-FIRST..LAST
   throughput.py pods KUBECONFIG NAMESPACE COUNT SCHEDULER  create pods tp-0..COUNT-1 at once; one JSON line
   throughput.py delete-pods KUBECONFIG NAMESPACE COUNT     delete them at once, grace period 0
-  throughput.py audit AUDIT_LOG OFFSET NAMESPACE           pod creates and bindings after byte OFFSET; one JSON line
+  throughput.py bound AUDIT_LOG MARK NAMESPACE             pods of NAMESPACE bound since MARK (inode:offset)
+  throughput.py audit AUDIT_LOG MARK NAMESPACE             pod creates and bindings since MARK; one JSON line
   throughput.py prom URL                                   GET a Prometheus text endpoint; JSON {series: value}
   throughput.py share SCHED_BEFORE SCHED_AFTER EXT_BEFORE EXT_AFTER
                                                            scheduler cycle time and the extender's share; JSON
@@ -150,33 +151,52 @@ def percentile(values, q):
     return round(1000 * values[min(len(values) - 1, int(q * len(values)))], 1) if values else None
 
 
-def cmd_audit(path, offset, namespace):
+def audit_since(path, mark):
+    """The audit log's lines after mark ("inode:offset", taken with stat): the API server renames a full log (the
+    inode stays) and starts a new one, so this reads the file of that inode from the offset, then, when it is no
+    longer the current log, the current one from its start."""
+    inode, offset = (int(x) for x in mark.split(":"))
+    logs = os.path.dirname(path)
+    first = next((os.path.join(logs, f) for f in os.listdir(logs)
+                  if f.startswith("audit") and os.stat(os.path.join(logs, f)).st_ino == inode), path)
+    for name, start in ((first, offset), (path, 0)) if first != path else ((path, offset),):
+        with open(name, "rb") as f:
+            f.seek(start)
+            yield from f
+
+
+def cmd_bound(path, mark, namespace):
+    """How many pods of namespace were bound since mark (a quick count for polling)."""
+    ns = f'"namespace":"{namespace}"'.encode()
+    print(sum(1 for line in audit_since(path, mark)
+              if b'"subresource":"binding"' in line and b'"code":201' in line and ns in line))
+
+
+def cmd_audit(path, mark, namespace):
     """Per pod: created (requestReceivedTimestamp of its create) and bound (stageTimestamp of the pods/binding
     create that succeeded, i.e. when the API server had committed it), with the binder's user agent; and how long
     the API server itself took for each binding (requestReceived to ResponseComplete)."""
     created, created_done, bound, binders, failed, served = {}, {}, {}, Counter(), Counter(), []
-    with open(path, "rb") as f:
-        f.seek(int(offset))
-        for line in f:
-            try:
-                e = json.loads(line)
-            except ValueError:
-                continue
-            ref = e.get("objectRef", {})
-            if e.get("stage") != "ResponseComplete" or ref.get("namespace") != namespace or e.get("verb") != "create":
-                continue
-            code = e.get("responseStatus", {}).get("code", 0)
-            sub = ref.get("subresource", "")
-            if sub == "binding":
-                served.append(ts(e["stageTimestamp"]) - ts(e["requestReceivedTimestamp"]))
-                if code == 201:
-                    bound[ref["name"]] = ts(e["stageTimestamp"])
-                    binders[e.get("userAgent", "").split(" ")[0]] += 1
-                else:
-                    failed[code] += 1
-            elif sub == "" and code == 201:
-                created[ref["name"]] = ts(e["requestReceivedTimestamp"])
-                created_done[ref["name"]] = ts(e["stageTimestamp"])
+    for line in audit_since(path, mark):
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        ref = e.get("objectRef", {})
+        if e.get("stage") != "ResponseComplete" or ref.get("namespace") != namespace or e.get("verb") != "create":
+            continue
+        code = e.get("responseStatus", {}).get("code", 0)
+        sub = ref.get("subresource", "")
+        if sub == "binding":
+            served.append(ts(e["stageTimestamp"]) - ts(e["requestReceivedTimestamp"]))
+            if code == 201:
+                bound[ref["name"]] = ts(e["stageTimestamp"])
+                binders[e.get("userAgent", "").split(" ")[0]] += 1
+            else:
+                failed[code] += 1
+        elif sub == "" and code == 201:
+            created[ref["name"]] = ts(e["requestReceivedTimestamp"])
+            created_done[ref["name"]] = ts(e["stageTimestamp"])
     lat = [bound[p] - created[p] for p in bound if p in created]
     out = {"created": len(created), "bound": len(bound), "binding_failures": dict(failed), "binders": dict(binders),
            "apiserver_binding_p50_ms": percentile(served, 0.5), "apiserver_binding_p99_ms": percentile(served, 0.99)}
@@ -384,7 +404,7 @@ def cmd_report(path, goal_nodes=None, goal=0.85):
 
 
 if __name__ == "__main__":
-    cmds = {"nodes": cmd_nodes, "pods": cmd_pods, "delete-pods": cmd_delete_pods, "audit": cmd_audit, "prom": cmd_prom, "share": cmd_share,
+    cmds = {"bound": cmd_bound, "nodes": cmd_nodes, "pods": cmd_pods, "delete-pods": cmd_delete_pods, "audit": cmd_audit, "prom": cmd_prom, "share": cmd_share,
             "report": cmd_report, "placement": cmd_placement, "summary": cmd_summary,
             "record": cmd_record, "check": cmd_check}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
