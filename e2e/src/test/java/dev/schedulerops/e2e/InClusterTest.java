@@ -572,6 +572,20 @@ class InClusterTest {
                 assertThat(process.readOnlyRoot())
                         .as("%s has a read-only root", where)
                         .isTrue();
+                if (status.getName().equals("extender") || status.getName().equals("operator")) {
+                    assertThat(process.commandLine())
+                            .as("%s: an OutOfMemoryError ends the JVM, so the kubelet restarts it", where)
+                            .contains("-XX:+ExitOnOutOfMemoryError");
+                }
+                if (status.getName().equals("extender")) {
+                    // A heap flag on the command line would override JAVA_TOOL_OPTIONS, the profile's jvm settings.
+                    assertThat(process.commandLine())
+                            .as("%s: the heap is set by JAVA_TOOL_OPTIONS only", where)
+                            .noneMatch(argument -> argument.startsWith("-XX:MaxRAMPercentage"));
+                    assertThat(process.environment().get("JAVA_TOOL_OPTIONS"))
+                            .as("%s: JAVA_TOOL_OPTIONS as the operator rendered it", where)
+                            .isEqualTo(renderedEnv(pod, "extender", "JAVA_TOOL_OPTIONS"));
+                }
                 process.memoryLimitBytes().ifPresent(limit -> assertThat(process.peakMemoryBytes())
                         .as("%s peak memory", where)
                         .isLessThan(limit));
@@ -584,7 +598,8 @@ class InClusterTest {
                                 .orElse("no limit")));
             }
         }
-        say("Step 15: every container runs as 65532:65532, no capabilities, no_new_privs, read-only root; peak memory"
+        say("Step 15: every container runs as 65532:65532, no capabilities, no_new_privs, read-only root; the JVMs"
+                + " exit on OutOfMemoryError and the extender's heap follows its profile; peak memory"
                 + " (cgroup memory.max_usage_in_bytes):");
         report.forEach(line -> say("  " + line));
     }
@@ -642,6 +657,17 @@ class InClusterTest {
     }
 
     // --- steps ---------------------------------------------------------------------------------------------
+
+    private static String renderedEnv(Pod pod, String container, String variable) {
+        return pod.getSpec().getContainers().stream()
+                .filter(c -> c.getName().equals(container))
+                .flatMap(c -> c.getEnv().stream())
+                .filter(e -> e.getName().equals(variable))
+                .map(e -> e.getValue())
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(
+                        container + " of " + pod.getMetadata().getName() + " has no " + variable));
+    }
 
     private void applySample(String file) {
         kubectl("apply", "--server-side", "-n", namespace, "-f", repo("samples/" + file))

@@ -9,7 +9,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 
@@ -115,7 +117,8 @@ public final class RealNode {
 
     /**
      * What the kernel says about a running container's main process: user, effective capabilities, no_new_privs,
-     * whether its root filesystem is mounted read-only, and its memory cgroup's peak usage and limit.
+     * whether its root filesystem is mounted read-only, its memory cgroup's peak usage and limit, and its command line
+     * and environment.
      */
     public record ContainerProcess(
             long pid,
@@ -125,7 +128,9 @@ public final class RealNode {
             boolean noNewPrivileges,
             boolean readOnlyRoot,
             long peakMemoryBytes,
-            Optional<Long> memoryLimitBytes) {}
+            Optional<Long> memoryLimitBytes,
+            List<String> commandLine,
+            Map<String, String> environment) {}
 
     /** Inspects the container whose pod status says {@code containerd://<id>}. */
     public static ContainerProcess inspect(String containerId) {
@@ -155,7 +160,20 @@ public final class RealNode {
                 "1".equals(field(status, "NoNewPrivs:")),
                 rootMountIsReadOnly(pid),
                 peak,
-                memoryLimit);
+                memoryLimit,
+                List.of(read(Path.of("/proc", Long.toString(pid), "cmdline")).split("\0")),
+                environment(read(Path.of("/proc", Long.toString(pid), "environ"))));
+    }
+
+    private static Map<String, String> environment(String environ) {
+        Map<String, String> variables = new LinkedHashMap<>();
+        for (String variable : environ.split("\0")) {
+            int equals = variable.indexOf('=');
+            if (equals > 0) {
+                variables.put(variable.substring(0, equals), variable.substring(equals + 1));
+            }
+        }
+        return variables;
     }
 
     private static long containerPid(String id) {
