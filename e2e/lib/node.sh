@@ -367,9 +367,13 @@ real_node_exists() { [ -f "$(node_state)/.up" ] && kc get node "$NODE_NAME" >/de
 real_node() {
   node_require
   api_ready || die "no cluster running: run 'e2e/cluster up' first"
+  local other
+  other=$(node_other_owner)
+  [ -z "$other" ] || die "the machine's one real node belongs to cluster $other: run 'SCHEDULEROPS_CLUSTER=$other e2e/cluster down' first"
   mkdir -p "$(node_state)" "$(node_run)" "$(node_pki)" "$(node_logs)"
   node_network_up
-  # The node pulls every image from the local registry (e2e/images); `e2e/cluster down` stops it with the node.
+  # The node pulls every image from the local registry (e2e/images); `e2e/cluster down` stops it with the node
+  # unless another cluster still exists.
   "$(dirname "$0")/images" registry-up >/dev/null
   node_containerd_up
   node_coredns_up
@@ -456,8 +460,42 @@ node_iptables_cleanup() {
 }
 
 # Every step runs even when an earlier one failed; what is left over at the end is reported and fails `down`.
+# The machine has one real node (one bridge, fixed addresses); its state directories name the cluster it joined.
+node_owners() {
+  local d
+  for d in /var/lib/schedulerops/* /run/schedulerops/*; do
+    [ -d "$d" ] && basename "$d"
+  done | sort -u
+}
+
+# The cluster, other than this one, whose real node this is while that cluster still exists (its state directory
+# is there, `down` has not removed it); nothing when the node is this cluster's, or left by a cluster now gone.
+node_other_owner() {
+  local owner
+  for owner in $(node_owners); do
+    if [ "$owner" != "$CLUSTER" ] && [ -d "$KWOK_WORKDIR/clusters/$owner" ]; then
+      echo "$owner"
+      return
+    fi
+  done
+}
+
 node_down() {
   [ "$(id -u)" = 0 ] || return 0
+  local other owner
+  other=$(node_other_owner)
+  if [ -n "$other" ]; then
+    log "leaving the real node alone: it belongs to cluster $other, which still exists"
+    return 0
+  fi
+  # A node left by a cluster that is gone (a killed run): its pid files and mounts are under that cluster's name.
+  for owner in $(node_owners); do
+    [ "$owner" = "$CLUSTER" ] || (CLUSTER=$owner; node_down_own)
+  done
+  node_down_own
+}
+
+node_down_own() {
   [ -d "$(node_state)" ] || [ -d "$(node_run)" ] || ip link show "$NODE_BRIDGE" >/dev/null 2>&1 || return 0
   log "removing the real node $NODE_NAME"
   (set +e; node_teardown)
