@@ -1,0 +1,3 @@
+module schedulerops.dev/bench/paced-client
+
+go 1.22
