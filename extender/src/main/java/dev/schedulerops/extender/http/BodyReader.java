@@ -56,6 +56,15 @@ final class BodyReader implements Invocable.Task {
     /** Takes every chunk that has arrived; asks to be run again when it runs out before the end. */
     @Override
     public void run() {
+        try {
+            readAvailable();
+        } catch (Throwable bug) { // e.g. no heap left for the array: answered, never left hanging
+            onFailure.accept(new HttpFailure(
+                    HttpStatus.INTERNAL_SERVER_ERROR_500, "internal error reading the request body: " + bug));
+        }
+    }
+
+    private void readAvailable() {
         while (true) {
             Content.Chunk chunk = request.read();
             if (chunk == null) {
@@ -69,9 +78,13 @@ final class BodyReader implements Invocable.Task {
                         "could not read the request body: " + (cause == null ? "failed" : cause.getMessage())));
                 return;
             }
-            HttpFailure refused = append(chunk.getByteBuffer());
+            HttpFailure refused;
             boolean last = chunk.isLast();
-            chunk.release();
+            try {
+                refused = append(chunk.getByteBuffer());
+            } finally {
+                chunk.release();
+            }
             if (refused != null) {
                 onFailure.accept(refused);
                 return;

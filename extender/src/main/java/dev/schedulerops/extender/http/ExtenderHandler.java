@@ -83,7 +83,7 @@ final class ExtenderHandler extends Handler.Abstract {
                                 + route.allowedMethods());
             }
             if (route.extenderVerb == null) {
-                exchange.done(route, health(route, response, callback));
+                health(exchange, route);
                 return true;
             }
             checkContentType(request);
@@ -95,40 +95,49 @@ final class ExtenderHandler extends Handler.Abstract {
         BodyReader.read(
                 request,
                 maxBodyBytes,
-                body -> {
+                body -> exchange.safely(verb, () -> {
                     if (verb == Route.BIND || body.length > INLINE_BODY_BYTES) {
-                        try {
-                            request.getComponents().getThreadPool().execute(() -> answer(exchange, verb, body));
-                        } catch (RejectedExecutionException full) {
-                            exchange.refuse(
-                                    verb,
-                                    new HttpFailure(
-                                            HttpStatus.SERVICE_UNAVAILABLE_503,
-                                            "the extender is overloaded, retry",
-                                            true));
-                        }
+                        dispatch(exchange, verb, body);
                     } else {
                         answer(exchange, verb, body);
                     }
-                },
-                failure -> exchange.refuse(verb, failure));
+                }),
+                failure -> exchange.safely(verb, () -> exchange.refuse(verb, failure)));
         return true;
     }
 
-    private int health(Route route, Response response, Callback callback) {
-        return switch (route) {
-            case HEALTHZ -> text(response, callback, HttpStatus.OK_200, "ok\n");
-            case READYZ -> ready.getAsBoolean()
-                    ? text(response, callback, HttpStatus.OK_200, "ok\n")
-                    : text(response, callback, HttpStatus.SERVICE_UNAVAILABLE_503, "not ready\n");
+    private void dispatch(Exchange exchange, Route route, byte[] body) {
+        try {
+            exchange.request
+                    .getComponents()
+                    .getThreadPool()
+                    .execute(() -> exchange.safely(route, () -> answer(exchange, route, body)));
+        } catch (RejectedExecutionException stopping) {
+            exchange.refuse(
+                    route, new HttpFailure(HttpStatus.SERVICE_UNAVAILABLE_503, "the extender is stopping", true));
+        }
+    }
+
+    private void health(Exchange exchange, Route route) {
+        switch (route) {
+            case HEALTHZ -> exchange.text(route, HttpStatus.OK_200, "ok\n");
+            case READYZ -> {
+                if (ready.getAsBoolean()) {
+                    exchange.text(route, HttpStatus.OK_200, "ok\n");
+                } else {
+                    exchange.text(route, HttpStatus.SERVICE_UNAVAILABLE_503, "not ready\n");
+                }
+            }
             case METRICS -> {
-                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-                response.setStatus(HttpStatus.OK_200);
-                response.write(true, BufferUtil.toBuffer(metrics.scrape(), StandardCharsets.UTF_8), callback);
-                yield HttpStatus.OK_200;
+                exchange.response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+                exchange.response.setStatus(HttpStatus.OK_200);
+                exchange.response.write(
+                        true,
+                        BufferUtil.toBuffer(metrics.scrape(), StandardCharsets.UTF_8),
+                        exchange.counted(route, HttpStatus.OK_200));
             }
             default -> throw new IllegalStateException("not a health route: " + route);
-        };
+        }
     }
 
     private void answer(Exchange exchange, Route route, byte[] body) {
@@ -138,18 +147,12 @@ final class ExtenderHandler extends Handler.Abstract {
         } catch (BadRequestException e) {
             exchange.refuse(route, new HttpFailure(HttpStatus.BAD_REQUEST_400, e.getMessage(), true));
             return;
-        } catch (RuntimeException bug) {
-            LOG.error("failed {} {}", exchange.request.getMethod(), exchange.path, bug);
-            exchange.send(HttpStatus.INTERNAL_SERVER_ERROR_500, Replies.httpError("internal error: " + bug));
-            exchange.done(route, HttpStatus.INTERNAL_SERVER_ERROR_500);
-            return;
         }
         metrics.nodes(route, outcome.nodesIn(), outcome.nodesOut());
         if (outcome.status() != HttpStatus.OK_200) {
             LOG.warn("answered {} {}: {}", route.path, outcome.status(), outcome.reply());
         }
-        exchange.send(outcome.status(), outcome.reply());
-        exchange.done(route, outcome.status());
+        exchange.send(route, outcome.status(), outcome.reply());
     }
 
     private static void checkContentType(Request request) throws HttpFailure {
@@ -167,14 +170,10 @@ final class ExtenderHandler extends Handler.Abstract {
         }
     }
 
-    private static int text(Response response, Callback callback, int status, String body) {
-        response.setStatus(status);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
-        response.write(true, BufferUtil.toBuffer(body, StandardCharsets.UTF_8), callback);
-        return status;
-    }
-
-    /** One request on its way through: what is needed to answer it, and when it started. */
+    /**
+     * One request on its way through: what is needed to answer it, and when it started. It completes the request's
+     * callback exactly once, and counts the request in the metrics when its answer has been written.
+     */
     private final class Exchange {
         final Request request;
         final Response response;
@@ -190,6 +189,24 @@ final class ExtenderHandler extends Handler.Abstract {
             this.path = requested == null ? "" : requested;
         }
 
+        /**
+         * Runs {@code step} off the thread that called {@link #handle} (where Jetty would catch what it throws): a
+         * bug, or an Error such as an exhausted heap, still gets an answer (500) or at least ends the request, rather
+         * than leaving the client waiting on a connection no timeout closes.
+         */
+        void safely(Route route, Runnable step) {
+            try {
+                step.run();
+            } catch (Throwable bug) {
+                LOG.error("failed {} {}", request.getMethod(), path, bug);
+                if (response.isCommitted()) {
+                    callback.failed(bug);
+                } else {
+                    send(route, HttpStatus.INTERNAL_SERVER_ERROR_500, Replies.httpError("internal error: " + bug));
+                }
+            }
+        }
+
         /** Answers a refused request with its status and a JSON error, and one WARN log line. */
         void refuse(Route route, HttpFailure failure) {
             LOG.warn("rejected {} {}: {} {}", request.getMethod(), path, failure.status, failure.getMessage());
@@ -201,20 +218,43 @@ final class ExtenderHandler extends Handler.Abstract {
             if (failure.status == HttpStatus.METHOD_NOT_ALLOWED_405 && route != null) {
                 response.getHeaders().put(HttpHeader.ALLOW, route.allowedMethods());
             }
-            send(failure.status, Replies.httpError(failure.getMessage()));
-            done(route, failure.status);
+            send(route, failure.status, Replies.httpError(failure.getMessage()));
         }
 
-        /** Writes a reply with a known length. */
-        void send(int status, Reply reply) {
+        /** Writes a JSON reply with a known length. */
+        void send(Route route, int status, Reply reply) {
             response.setStatus(status);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
             response.getHeaders().put(HttpHeader.CONTENT_LENGTH, reply.length());
-            ReplyWriter.write(response, reply.segments(), callback);
+            ReplyWriter.write(response, reply.segments(), counted(route, status));
         }
 
-        void done(Route route, int status) {
-            metrics.request(route, status, System.nanoTime() - started);
+        void text(Route route, int status, String body) {
+            response.setStatus(status);
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+            response.write(true, BufferUtil.toBuffer(body, StandardCharsets.UTF_8), counted(route, status));
+        }
+
+        /** The request's callback, which first counts the request, with the time until its answer was written. */
+        Callback counted(Route route, int status) {
+            return new Callback() {
+                @Override
+                public void succeeded() {
+                    metrics.request(route, status, System.nanoTime() - started);
+                    callback.succeeded();
+                }
+
+                @Override
+                public void failed(Throwable cause) {
+                    metrics.request(route, status, System.nanoTime() - started);
+                    callback.failed(cause);
+                }
+
+                @Override
+                public InvocationType getInvocationType() {
+                    return InvocationType.NON_BLOCKING;
+                }
+            };
         }
     }
 }

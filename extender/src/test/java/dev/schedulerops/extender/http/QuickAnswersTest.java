@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Quick verbs are answered on the thread that read the request; Bind, which waits on the API server, and large
- * bodies go to the thread pool. So neither may hold up the quick answers on other connections.
+ * bodies go to the thread pool, so neither may hold up the quick answers on other connections. (Whether a quick
+ * answer really stays on its thread is what {@code bench/http-cpu} measures, in CPU per request.) Whatever a verb
+ * throws, wherever it runs, the request gets an answer.
  */
 class QuickAnswersTest {
     private static final String KEY = "example.com/pool";
@@ -58,6 +60,28 @@ class QuickAnswersTest {
 
             bindMayFinish.countDown();
             assertThat(bind.get(10, TimeUnit.SECONDS).body()).isEqualTo("{\"Error\":\"\"}");
+        }
+    }
+
+    @Test
+    void aVerbThatThrowsAnErrorOffTheRequestThreadIsAnswered500() throws Exception {
+        ExtenderVerbs verbs = new ExtenderVerbs(KEY, new StaticNodeCache(), args -> {
+            throw new AssertionError("the binder broke");
+        });
+        try (ExtenderServer server = TestServers.plainHttp(verbs, 1024 * 1024, new ExtenderMetrics())) {
+            HttpResponse<String> bind = post(
+                            server,
+                            "/bind",
+                            "{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"PodUID\":\"u\",\"Node\":\"n1\"}")
+                    .get(10, TimeUnit.SECONDS);
+
+            assertThat(bind.statusCode()).isEqualTo(500);
+            assertThat(bind.body()).contains("internal error").contains("the binder broke");
+            assertThat(post(server, "/filter", "{\"Pod\":{},\"NodeNames\":[]}")
+                            .get(10, TimeUnit.SECONDS)
+                            .statusCode())
+                    .as("and the server goes on")
+                    .isEqualTo(200);
         }
     }
 
