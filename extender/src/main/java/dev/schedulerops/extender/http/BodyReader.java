@@ -37,6 +37,7 @@ final class BodyReader implements Invocable.Task {
         this.declared = request.getLength();
         this.onBody = onBody;
         this.onFailure = onFailure;
+        this.body = new byte[declared >= 0 ? (int) Math.min(declared, FIRST_ALLOCATION) : 8192];
     }
 
     /**
@@ -44,39 +45,43 @@ final class BodyReader implements Invocable.Task {
      * {@code onFailure}: on this thread when the body is there already, else on the thread that reads the rest.
      */
     static void read(Request request, int maxBodyBytes, Consumer<byte[]> onBody, Consumer<HttpFailure> onFailure) {
-        BodyReader reader = new BodyReader(request, maxBodyBytes, onBody, onFailure);
-        if (reader.declared > maxBodyBytes) {
-            onFailure.accept(reader.tooLarge());
+        if (request.getLength() > maxBodyBytes) {
+            onFailure.accept(tooLarge(maxBodyBytes));
             return;
         }
-        reader.body = new byte[reader.declared >= 0 ? (int) Math.min(reader.declared, FIRST_ALLOCATION) : 8192];
-        reader.run();
+        new BodyReader(request, maxBodyBytes, onBody, onFailure).run();
     }
 
     /** Takes every chunk that has arrived; asks to be run again when it runs out before the end. */
     @Override
     public void run() {
+        Object outcome;
         try {
-            readAvailable();
+            outcome = readAvailable();
         } catch (Throwable bug) { // e.g. no heap left for the array: answered, never left hanging
-            onFailure.accept(new HttpFailure(
-                    HttpStatus.INTERNAL_SERVER_ERROR_500, "internal error reading the request body: " + bug));
+            outcome = new HttpFailure(
+                    HttpStatus.INTERNAL_SERVER_ERROR_500, "internal error reading the request body: " + bug);
+        }
+        if (outcome instanceof byte[] complete) {
+            onBody.accept(complete);
+        } else if (outcome instanceof HttpFailure failure) {
+            onFailure.accept(failure);
         }
     }
 
-    private void readAvailable() {
+    /** The whole body, the reason it cannot be read, or null when more is demanded. */
+    private Object readAvailable() {
         while (true) {
             Content.Chunk chunk = request.read();
             if (chunk == null) {
                 request.demand(this);
-                return;
+                return null;
             }
             if (Content.Chunk.isFailure(chunk)) {
                 Throwable cause = chunk.getFailure();
-                onFailure.accept(new HttpFailure(
+                return new HttpFailure(
                         HttpStatus.BAD_REQUEST_400,
-                        "could not read the request body: " + (cause == null ? "failed" : cause.getMessage())));
-                return;
+                        "could not read the request body: " + (cause == null ? "failed" : cause.getMessage()));
             }
             HttpFailure refused;
             boolean last = chunk.isLast();
@@ -86,12 +91,10 @@ final class BodyReader implements Invocable.Task {
                 chunk.release();
             }
             if (refused != null) {
-                onFailure.accept(refused);
-                return;
+                return refused;
             }
             if (last) {
-                finish();
-                return;
+                return finish();
             }
         }
     }
@@ -99,7 +102,7 @@ final class BodyReader implements Invocable.Task {
     private HttpFailure append(ByteBuffer bytes) {
         int n = bytes.remaining();
         if ((long) length + n > maxBodyBytes || (declared >= 0 && (long) length + n > declared)) {
-            return tooLarge();
+            return tooLarge(maxBodyBytes);
         }
         if (length + n > body.length) {
             long grown = declared >= 0 ? Math.min(4L * body.length, declared) : 2L * body.length;
@@ -110,16 +113,14 @@ final class BodyReader implements Invocable.Task {
         return null;
     }
 
-    private void finish() {
+    private Object finish() {
         if (declared >= 0 && length < declared) {
-            onFailure.accept(
-                    new HttpFailure(HttpStatus.BAD_REQUEST_400, "request body shorter than its Content-Length"));
-            return;
+            return new HttpFailure(HttpStatus.BAD_REQUEST_400, "request body shorter than its Content-Length");
         }
-        onBody.accept(length == body.length ? body : Arrays.copyOf(body, length));
+        return length == body.length ? body : Arrays.copyOf(body, length);
     }
 
-    private HttpFailure tooLarge() {
+    private static HttpFailure tooLarge(int maxBodyBytes) {
         return new HttpFailure(
                 HttpStatus.PAYLOAD_TOO_LARGE_413,
                 "request body exceeds the limit of " + maxBodyBytes + " bytes (--max-body-bytes)");

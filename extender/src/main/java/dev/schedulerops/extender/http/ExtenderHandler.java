@@ -226,7 +226,7 @@ final class ExtenderHandler extends Handler.Abstract {
             response.setStatus(status);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
             response.getHeaders().put(HttpHeader.CONTENT_LENGTH, reply.length());
-            ReplyWriter.write(response, reply.segments(), counted(route, status));
+            ReplyWriter.write(response, reply, counted(route, status));
         }
 
         void text(Route route, int status, String body) {
@@ -237,24 +237,7 @@ final class ExtenderHandler extends Handler.Abstract {
 
         /** The request's callback, which first counts the request, with the time until its answer was written. */
         Callback counted(Route route, int status) {
-            return new Callback() {
-                @Override
-                public void succeeded() {
-                    metrics.request(route, status, System.nanoTime() - started);
-                    callback.succeeded();
-                }
-
-                @Override
-                public void failed(Throwable cause) {
-                    metrics.request(route, status, System.nanoTime() - started);
-                    callback.failed(cause);
-                }
-
-                @Override
-                public InvocationType getInvocationType() {
-                    return InvocationType.NON_BLOCKING;
-                }
-            };
+            return Callback.from(() -> metrics.request(route, status, System.nanoTime() - started), callback);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.schedulerops.extender.http;
 
+import dev.schedulerops.extender.protocol.Reply;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.eclipse.jetty.server.Response;
@@ -27,24 +28,15 @@ final class ReplyWriter extends IteratingCallback {
         this.done = done;
     }
 
-    static void write(Response response, List<ByteBuffer> segments, Callback done) {
+    static void write(Response response, Reply reply, Callback done) {
+        List<ByteBuffer> segments = reply.segments();
         if (segments.isEmpty()) {
             response.write(true, BufferUtil.EMPTY_BUFFER, done);
-        } else if (segments.size() > 1 && length(segments) <= GATHER_BYTES) {
-            ByteBuffer whole = ByteBuffer.allocate(length(segments));
-            segments.forEach(segment -> whole.put(segment.duplicate()));
-            response.write(true, whole.flip(), done);
+        } else if (segments.size() > 1 && reply.length() <= GATHER_BYTES) {
+            response.write(true, ByteBuffer.wrap(reply.toByteArray()), done);
         } else {
             new ReplyWriter(response, segments, done).iterate();
         }
-    }
-
-    private static int length(List<ByteBuffer> segments) {
-        int length = 0;
-        for (ByteBuffer segment : segments) {
-            length += segment.remaining();
-        }
-        return length;
     }
 
     @Override
