@@ -463,7 +463,7 @@ node_iptables_cleanup() {
 # The machine has one real node (one bridge, fixed addresses); its state directories name the cluster it joined.
 node_owners() {
   local d
-  for d in /var/lib/schedulerops/* /run/schedulerops/*; do
+  for d in "$(dirname "$(node_state)")"/* "$(dirname "$(node_run)")"/*; do
     [ -d "$d" ] && basename "$d"
   done | sort -u
 }
@@ -471,9 +471,10 @@ node_owners() {
 # The cluster, other than this one, whose real node this is while that cluster still exists (its state directory
 # is there, `down` has not removed it); nothing when the node is this cluster's, or left by a cluster now gone.
 node_other_owner() {
-  local owner
+  local owner others
+  others=" $(other_clusters | tr '\n' ' ') "
   for owner in $(node_owners); do
-    if [ "$owner" != "$CLUSTER" ] && [ -d "$KWOK_WORKDIR/clusters/$owner" ]; then
+    if [[ "$others" == *" $owner "* ]]; then
       echo "$owner"
       return
     fi
