@@ -1,4 +1,4 @@
-# Sourced by bench/run, bench/wrk-check and bench/vs-go (not run on its own): the build and the background-server
+# Sourced by bench/run, bench/wrk-check, bench/vs-go, bench/ab and bench/http-cpu (not run on its own): the build and the
 # handling they share. Expects $root, the repository root.
 
 bench_jar="$root/bench/target/schedulerops-bench.jar"
@@ -34,4 +34,25 @@ wait_for_log() {
     sleep 0.5
   done
   grep -q "ready" "$1"
+}
+
+# build_old_and_new_jars OLD_COMMIT WORK OLD_TREE: the bench jar of this checkout as WORK/new.jar, and of OLD_COMMIT,
+# built in a temporary git worktree at OLD_TREE, as WORK/old.jar (Maven's output in WORK/maven-{new,old}.log). For
+# the scripts that compare two revisions in one run (bench/ab, bench/http-cpu); they remove the worktree on exit
+# with remove_old_tree.
+build_old_and_new_jars() {
+  local old_commit=$1 work=$2 old_tree=$3
+  (cd "$root" && ./mvnw -B -ntp -q -pl extender,bench -am package -DskipTests -Dspotless.check.skip=true) \
+    >"$work/maven-new.log" 2>&1
+  cp "$bench_jar" "$work/new.jar"
+  remove_old_tree "$old_tree"
+  rm -rf "$old_tree"
+  git -C "$root" worktree add --detach "$old_tree" "$old_commit" >/dev/null 2>&1
+  (cd "$old_tree" && ./mvnw -B -ntp -q -pl extender,bench -am package -DskipTests -Dspotless.check.skip=true) \
+    >"$work/maven-old.log" 2>&1
+  cp "$old_tree/bench/target/schedulerops-bench.jar" "$work/old.jar"
+}
+
+remove_old_tree() {
+  git -C "$root" worktree remove --force "$1" >/dev/null 2>&1 || true
 }
