@@ -1,7 +1,11 @@
 package dev.schedulerops.bench;
 
+import dev.schedulerops.extender.protocol.Reply;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import dev.schedulerops.extender.verbs.Verb;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 
@@ -9,19 +13,30 @@ import java.lang.management.ThreadMXBean;
  * The names-only verbs in process, timed by the thread's CPU time rather than the wall clock: on a machine shared with
  * other work, JMH's wall-clock scores swing with the neighbours' load (±100 % here), while the CPU time a request
  * costs its own thread barely moves. Complements {@link ExtenderBenchmark}, not a replacement. Only uses API that
- * older revisions have too, so {@code bench/ab} runs it against an older extender jar put first on the class path.
+ * older revisions have too, so {@code bench/ab} runs it against an older extender jar put first on the class path;
+ * like the server, it releases each reply once done with it when the revision has {@code Reply.release()}.
  *
  * <p>Prints one line per verb: {@code <verb> nodes=<n> cpu_us_per_op=<median of the measured rounds>}.
  */
 public final class CpuTimeBench {
     private CpuTimeBench() {}
 
-    public static void main(String[] args) throws Exception {
+    /** {@code Reply.release()}, which the server calls once a reply is written, or null in revisions without it. */
+    private static MethodHandle releaseOfReply() throws IllegalAccessException {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Reply.class, "release", MethodType.methodType(void.class));
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+    }
+
+    public static void main(String[] args) throws Throwable {
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         byte[] body = NodeJson.namesOnlyRequest(nodes);
         ExtenderVerbs verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, NodeJson.staticCache(nodes), binding -> "");
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        MethodHandle release = releaseOfReply();
         for (Verb verb : new Verb[] {Verb.FILTER, Verb.PRIORITIZE}) {
             long sink = 0;
             double[] perOp = new double[rounds];
@@ -29,7 +44,11 @@ public final class CpuTimeBench {
             for (int round = -5; round < rounds; round++) { // five rounds of warm-up
                 long start = threads.getCurrentThreadCpuTime();
                 for (int i = 0; i < ops; i++) {
-                    sink += verbs.answer(verb, body).reply().length();
+                    Reply reply = verbs.answer(verb, body).reply();
+                    sink += reply.length();
+                    if (release != null) {
+                        release.invokeExact(reply);
+                    }
                 }
                 if (round >= 0) {
                     perOp[round] = (threads.getCurrentThreadCpuTime() - start) / 1000.0 / ops;

@@ -28,7 +28,8 @@ final class ReplyWriter extends IteratingCallback {
         this.done = done;
     }
 
-    static void write(Response response, Reply reply, Callback done) {
+    static void write(Response response, Reply reply, Callback whenWritten) {
+        Callback done = releasedOnSuccess(reply, whenWritten);
         List<ByteBuffer> segments = reply.segments();
         if (segments.isEmpty()) {
             response.write(true, BufferUtil.EMPTY_BUFFER, done);
@@ -37,6 +38,20 @@ final class ReplyWriter extends IteratingCallback {
         } else {
             new ReplyWriter(response, segments, done).iterate();
         }
+    }
+
+    /**
+     * Releases the reply's array once it has been written. Not after a failure: the connection may still hold the
+     * buffer then, and the array is left to the garbage collector.
+     */
+    private static Callback releasedOnSuccess(Reply reply, Callback done) {
+        return new Callback.Nested(done) {
+            @Override
+            public void succeeded() {
+                reply.release();
+                super.succeeded();
+            }
+        };
     }
 
     @Override

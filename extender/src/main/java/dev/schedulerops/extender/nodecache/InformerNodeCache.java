@@ -119,13 +119,8 @@ public final class InformerNodeCache implements NodeCache {
     }
 
     @Override
-    public String labelValue(byte[] utf8, int from, int to) {
-        return labels.labelValue(utf8, from, to);
-    }
-
-    @Override
-    public String labelValue(byte[] utf8, int from, int to, int nameHash) {
-        return labels.labelValue(utf8, from, to, nameHash);
+    public NodeLabelIndex index() {
+        return labels.index();
     }
 
     @Override

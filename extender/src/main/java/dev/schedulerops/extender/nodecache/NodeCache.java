@@ -1,7 +1,5 @@
 package dev.schedulerops.extender.nodecache;
 
-import dev.schedulerops.extender.protocol.NameHash;
-
 /**
  * What the extender knows about nodes when kube-scheduler sends names only ({@code nodeCacheCapable: true}): for
  * each node, the value of the configured label. Implementations are safe for concurrent use.
@@ -20,14 +18,17 @@ public interface NodeCache extends AutoCloseable {
     String labelValue(String nodeName);
 
     /**
-     * The same answer as {@link #labelValue(String)} for the node whose name is the UTF-8 bytes {@code utf8[from,
-     * to)}, without decoding them, so that names are looked up straight from a request body.
+     * The labels as they are now, looked up by the UTF-8 bytes of names as they lie in a request body: an immutable
+     * index, so a request reads all its names from one state of the cluster, and reads them without a synchronised
+     * step per name.
      */
-    String labelValue(byte[] utf8, int from, int to);
+    NodeLabelIndex index();
 
-    /** The same, for a caller that already has the name's {@link NameHash} (the request scanner computes it). */
-    default String labelValue(byte[] utf8, int from, int to, int nameHash) {
-        return labelValue(utf8, from, to);
+    /** What a filter needs to know of a node: whether the cache has seen it and whether it has the label. */
+    enum Presence {
+        LABELLED,
+        UNLABELLED,
+        UNKNOWN
     }
 
     @Override

@@ -10,17 +10,21 @@ import java.util.Map;
  * body. Names-only requests carry thousands of names; looking them up without first turning each into a
  * {@link String} is what keeps a 5000-name filter call cheap.
  *
- * <p>Open addressing with linear probing over a table at most half full. Each slot is two ints (the name's hash and
- * its entry number) so a probe touches one cache line; the names themselves are packed into one byte array. Names are
- * hashed with {@link NameHash}, which a request scanner can compute as it reads a name.
+ * <p>Open addressing with linear probing over a table at most half full. Each slot is two ints: the name's
+ * {@link NameHash}, and its entry number with a bit that says whether the node has the label, so a filter learns all
+ * it needs from the slot once the name is confirmed; the names themselves are packed into one byte array.
  */
-final class NodeLabelIndex {
+public final class NodeLabelIndex {
+    /** The value stored for a node that lacks the label (compared by identity). */
+    static final String NO_LABEL = new String("<no label>");
+
     static final NodeLabelIndex EMPTY = new NodeLabelIndex(Map.of());
 
     private static final int EMPTY_SLOT = -1;
+    private static final int LABELLED = 1;
 
     private final int mask;
-    /** Slot {@code s} is {@code slots[2s]} = hash, {@code slots[2s+1]} = entry number or {@link #EMPTY_SLOT}. */
+    /** Slot {@code s}: {@code slots[2s]} = hash, {@code slots[2s+1]} = entry << 1 | LABELLED bit, or EMPTY_SLOT. */
     private final int[] slots;
     /** Entry {@code e}'s name is {@code names[nameStarts[e], nameStarts[e + 1])}. */
     private final byte[] names;
@@ -28,14 +32,12 @@ final class NodeLabelIndex {
     private final int[] nameStarts;
     private final String[] values;
 
-    /** @param labels node name → label value as the cache stores it (never null) */
+    /** @param labels node name → label value, {@link #NO_LABEL} for a node that lacks it */
     NodeLabelIndex(Map<String, String> labels) {
         int capacity = Integer.highestOneBit(Math.max(4, labels.size() * 2 - 1)) << 1;
         mask = capacity - 1;
         slots = new int[2 * capacity];
-        for (int s = 0; s < capacity; s++) {
-            slots[2 * s + 1] = EMPTY_SLOT;
-        }
+        Arrays.fill(slots, EMPTY_SLOT);
         byte[][] encoded = new byte[labels.size()][];
         values = new String[labels.size()];
         nameStarts = new int[labels.size() + 1];
@@ -48,40 +50,65 @@ final class NodeLabelIndex {
         }
         names = new byte[nameStarts[labels.size()]];
         for (int e = 0; e < encoded.length; e++) {
-            System.arraycopy(encoded[e], 0, names, nameStarts[e], encoded[e].length);
-            int hash = NameHash.of(names, nameStarts[e], nameStarts[e + 1]);
+            int start = nameStarts[e];
+            int end = nameStarts[e + 1];
+            System.arraycopy(encoded[e], 0, names, start, encoded[e].length);
+            int hash = NameHash.of(names, start, end);
             int slot = hash & mask;
             while (slots[2 * slot + 1] != EMPTY_SLOT) {
                 slot = (slot + 1) & mask;
             }
             slots[2 * slot] = hash;
-            slots[2 * slot + 1] = e;
+            slots[2 * slot + 1] = e << 1 | (values[e] == NO_LABEL ? 0 : LABELLED);
         }
     }
 
-    /** The stored value for the name {@code utf8[from, to)}, or null when the index does not hold it. */
-    String get(byte[] utf8, int from, int to) {
-        return get(utf8, from, to, NameHash.of(utf8, from, to));
+    /**
+     * The label value of the node whose name is {@code utf8[from, to)}, as {@link NodeCache#labelValue(String)}
+     * answers it: {@code null} when the node lacks the label, {@link NodeCache#UNKNOWN_NODE} when it is not indexed.
+     */
+    public String labelValue(byte[] utf8, int from, int to) {
+        int entry = find(utf8, from, to);
+        if (entry == EMPTY_SLOT) {
+            return NodeCache.UNKNOWN_NODE;
+        }
+        String value = values[entry >>> 1];
+        return value == NO_LABEL ? null : value;
     }
 
-    /** The same, for a caller that already has the name's {@link NameHash}. */
-    String get(byte[] utf8, int from, int to, int hash) {
+    /** The same, for a name as a string (one written with escapes in the request). */
+    public String labelValue(String name) {
+        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+        return labelValue(utf8, 0, utf8.length);
+    }
+
+    /** Whether the index holds the name {@code utf8[from, to)}, and whether that node has the label. */
+    public NodeCache.Presence presence(byte[] utf8, int from, int to) {
+        int entry = find(utf8, from, to);
+        if (entry == EMPTY_SLOT) {
+            return NodeCache.Presence.UNKNOWN;
+        }
+        return (entry & LABELLED) != 0 ? NodeCache.Presence.LABELLED : NodeCache.Presence.UNLABELLED;
+    }
+
+    /** The entry word (entry << 1 | LABELLED bit) of the name {@code utf8[from, to)}, or EMPTY_SLOT. */
+    private int find(byte[] utf8, int from, int to) {
+        int hash = NameHash.of(utf8, from, to);
         for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
             int entry = slots[2 * slot + 1];
-            if (entry == EMPTY_SLOT) {
-                return null;
-            }
-            if (slots[2 * slot] == hash && sameBytes(nameStarts[entry], nameStarts[entry + 1], utf8, from, to)) {
-                return values[entry];
+            if (entry == EMPTY_SLOT || (slots[2 * slot] == hash && sameName(entry >>> 1, utf8, from, to))) {
+                return entry;
             }
         }
     }
 
     /**
-     * Whether {@code names[start, end)} equals {@code utf8[from, to)}. Node names are mostly 8 to 16 bytes long; two
+     * Whether entry {@code e}'s name is {@code utf8[from, to)}. Node names are mostly 8 to 16 bytes long; two
      * overlapping eight-byte reads compare such a name whole, where {@link Arrays#equals} spends longer getting ready.
      */
-    private boolean sameBytes(int start, int end, byte[] utf8, int from, int to) {
+    private boolean sameName(int e, byte[] utf8, int from, int to) {
+        int start = nameStarts[e];
+        int end = nameStarts[e + 1];
         int length = end - start;
         if (length != to - from) {
             return false;

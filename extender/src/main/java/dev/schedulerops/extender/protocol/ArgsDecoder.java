@@ -40,9 +40,9 @@ final class ArgsDecoder {
         }
         NodeNameLiterals names = fields.names();
         return names != null
-                ? new ExtenderArgs(fields.pod(), null, body, names.ranges(), names.escaped(), null)
+                ? new ExtenderArgs(fields.pod(), null, body, names.ranges(), names.escaped())
                 : new ExtenderArgs(
-                        fields.pod(), fields.nodes(), body, fields.nodeRanges().toArray(), null, null);
+                        fields.pod(), fields.nodes(), body, fields.nodeRanges().toArray(), null);
     }
 
     private record ArgsFields(PodRef pod, List<NodeItem> nodes, NameRanges nodeRanges, NodeNameLiterals names) {}

@@ -9,20 +9,30 @@ import java.util.List;
  *
  * @param nodes the nodes in full-node mode, null in names-only mode
  * @param body the request body; {@link NodeItem} offsets and {@code nameRanges} point into it
- * @param nameRanges for node {@code i}, {@code [2i, 2i+1)} is the byte range of its name's JSON string literal in
- *     {@code body} (quotes included), in both modes, so replies copy names without re-encoding them
+ * @param nameRanges for node {@code i < nodeCount}, {@code [2i, 2i+1)} is the byte range of its name's JSON string
+ *     literal in {@code body} (quotes included), in both modes, so replies copy names without re-encoding them; the
+ *     array may be longer than that (the scanner does not trim it)
  * @param escapedNames in names-only mode, the names written with escape sequences (null when none are)
- * @param nameHashes in names-only mode, each name's {@link NameHash} when the
- *     scanner computed it on its way ({@link NamesOnlyScanner}), else null
  */
 public record ExtenderArgs(
-        PodRef pod, List<NodeItem> nodes, byte[] body, int[] nameRanges, BitSet escapedNames, int[] nameHashes) {
+        PodRef pod, List<NodeItem> nodes, byte[] body, int[] nameRanges, int nodeCount, BitSet escapedNames) {
+    public ExtenderArgs {
+        if (nodeCount < 0 || nodeCount > nameRanges.length / 2) {
+            throw new IllegalArgumentException(nodeCount + " names but ranges for " + nameRanges.length / 2);
+        }
+    }
+
+    ExtenderArgs(PodRef pod, List<NodeItem> nodes, byte[] body, int[] nameRanges, BitSet escapedNames) {
+        this(pod, nodes, body, nameRanges, nameRanges.length / 2, escapedNames);
+    }
+
     public boolean namesOnly() {
         return nodes == null;
     }
 
-    public int nodeCount() {
-        return nameRanges.length / 2;
+    /** Whether every name is looked up by its bytes as they lie in the body: names only, none with escapes. */
+    public boolean plainNames() {
+        return nodes == null && escapedNames == null;
     }
 
     public String nodeName(int index) {

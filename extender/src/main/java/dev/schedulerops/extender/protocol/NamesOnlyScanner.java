@@ -7,9 +7,9 @@ import java.util.Arrays;
 
 /**
  * The fast path of names-only requests, the shape kube-scheduler sends a {@code nodeCacheCapable} extender:
- * {@code {"Pod":{...},"Nodes":null,"NodeNames":["n1",...]}}. One pass over the name array checks its syntax, finds
- * every name and computes its {@link NameHash} eight bytes at a time, so the node cache can look names up without
- * reading them again; the pod, a few KB at most, is read by Jackson.
+ * {@code {"Pod":{...},"Nodes":null,"NodeNames":["n1",...]}}. One pass over the name array, eight bytes at a time,
+ * checks its syntax and finds every name; the pod, a few KB at most, is read by Jackson. It allocates one array, the
+ * names' ranges, which it hands over untrimmed.
  *
  * <p>It recognises, it never judges: anything else (other keys, names with escapes, control characters or non-ASCII
  * bytes, duplicate keys, a non-null {@code Nodes}, an error anywhere) makes {@link #scan} return null, and the general
@@ -29,24 +29,29 @@ final class NamesOnlyScanner {
     private static final long SPACES = 0x2020202020202020L;
 
     private final byte[] body;
+    private final int[] reusableRanges;
     private PodRef pod;
     private boolean nodesSeen;
     private int[] ranges;
-    private int[] hashes;
     private int count;
 
-    private NamesOnlyScanner(byte[] body) {
+    private NamesOnlyScanner(byte[] body, int[] reusableRanges) {
         this.body = body;
+        this.reusableRanges = reusableRanges;
     }
 
     /** The arguments of a plain names-only request, or null for any other body (the general decoder reads it). */
     static ExtenderArgs scan(byte[] body) {
-        NamesOnlyScanner scanner = new NamesOnlyScanner(body);
+        return scan(body, new int[0]);
+    }
+
+    /** The same, filling {@code reusableRanges} instead of a new array if it is large enough. */
+    static ExtenderArgs scan(byte[] body, int[] reusableRanges) {
+        NamesOnlyScanner scanner = new NamesOnlyScanner(body, reusableRanges);
         if (scanner.request() != body.length || scanner.pod == null || scanner.ranges == null) {
             return null;
         }
-        int[] names = Arrays.copyOf(scanner.ranges, 2 * scanner.count);
-        return new ExtenderArgs(scanner.pod, null, body, names, null, Arrays.copyOf(scanner.hashes, scanner.count));
+        return new ExtenderArgs(scanner.pod, null, body, scanner.ranges, scanner.count, null);
     }
 
     /** Reads the request object; returns the offset past it and its trailing whitespace, or NOT_PLAIN. */
@@ -93,13 +98,19 @@ final class NamesOnlyScanner {
     }
 
     private int pod(int i) {
+        // Checked here, not by Jackson: a parser that starts mid-body would skip a byte order mark there.
+        if (i >= body.length || body[i] != '{') {
+            return NOT_PLAIN;
+        }
         try (JsonParser p = JsonFields.openAt(body, i)) {
             JsonToken token = p.nextToken();
             if (token != JsonToken.START_OBJECT) {
                 return NOT_PLAIN;
             }
             pod = JsonFields.readPod(p, token);
-            return i + (int) p.currentTokenLocation().getByteOffset() + 1;
+            long end = p.currentTokenLocation().getByteOffset();
+            // No byte offset: Jackson took the bytes for another encoding than UTF-8.
+            return end < 0 ? NOT_PLAIN : i + (int) end + 1;
         } catch (IOException | BadRequestException e) {
             return NOT_PLAIN;
         }
@@ -108,17 +119,23 @@ final class NamesOnlyScanner {
     /** Reads the name array that opens at {@code i}. */
     private int names(int i) {
         // Room for names of about 12 bytes, like "node-00001", so a typical array never regrows.
-        int expected = Math.max(16, (body.length - i) / 12);
-        ranges = new int[2 * expected];
-        hashes = new int[expected];
+        int room = 2 * Math.max(16, (body.length - i) / 12);
+        ranges = reusableRanges.length >= room ? reusableRanges : new int[room];
         i = whitespace(i + 1);
         if (i < body.length && body[i] == ']') {
             return i + 1;
         }
         while (i < body.length && body[i] == '"') {
-            i = name(i);
-            if (i < 0) {
+            int close = closingQuote(i + 1);
+            if (close < 0) {
                 return NOT_PLAIN;
+            }
+            add(i, close + 1);
+            i = close + 1;
+            // What encoding/json writes between two names, checked first.
+            if (i + 1 < body.length && body[i] == ',' && body[i + 1] == '"') {
+                i++;
+                continue;
             }
             i = whitespace(i);
             if (i >= body.length) {
@@ -136,50 +153,31 @@ final class NamesOnlyScanner {
     }
 
     /**
-     * Reads the string literal that opens at {@code open}, hashing its bytes on the way; returns the offset past its
-     * closing quote, or NOT_PLAIN for a byte that is not printable ASCII or is a backslash.
+     * The offset of the quote that closes the string literal whose characters start at {@code from}, or NOT_PLAIN
+     * for a byte before it that is not printable ASCII or is a backslash.
      */
-    private int name(int open) {
-        int from = open + 1;
+    private int closingQuote(int from) {
         int i = from;
-        long h = 0;
-        long tail = 0;
-        while (true) {
-            if (i + Long.BYTES <= body.length) {
-                long word = NameHash.word(body, i);
-                long special = special(word);
-                if (special == 0) {
-                    h = NameHash.mix(h, word);
-                    i += Long.BYTES;
-                    if (i - from > MAX_NAME_BYTES) {
-                        return NOT_PLAIN;
-                    }
-                    continue;
-                }
-                int k = Long.numberOfTrailingZeros(special) >>> 3;
-                if (body[i + k] != '"') {
-                    return NOT_PLAIN;
-                }
-                tail = NameHash.tail(word, k);
-                i += k;
-                break;
+        for (; i + Long.BYTES <= body.length; i += Long.BYTES) {
+            long special = special(NameHash.word(body, i));
+            if (special != 0) {
+                int quote = i + (Long.numberOfTrailingZeros(special) >>> 3);
+                return body[quote] == '"' ? quote : NOT_PLAIN;
             }
-            // The last few bytes of the body: one at a time.
-            int shift = 0;
-            while (i < body.length && body[i] != '"') {
-                if (body[i] < 0x20 || body[i] == '\\') {
-                    return NOT_PLAIN;
-                }
-                tail |= (body[i++] & 0xffL) << shift;
-                shift += 8;
-            }
-            if (i >= body.length || shift == 64) {
+            if (i - from > MAX_NAME_BYTES) {
                 return NOT_PLAIN;
             }
-            break;
         }
-        add(open, i + 1, NameHash.finish(h, tail, i - from));
-        return i + 1;
+        // The last few bytes of the body: one at a time.
+        for (; i < body.length; i++) {
+            if (body[i] == '"') {
+                return i;
+            }
+            if (body[i] < 0x20 || body[i] == '\\') {
+                return NOT_PLAIN;
+            }
+        }
+        return NOT_PLAIN;
     }
 
     /**
@@ -193,14 +191,13 @@ final class NamesOnlyScanner {
                 & HIGHS;
     }
 
-    private void add(int from, int to, int hash) {
-        if (count == hashes.length) {
+    private void add(int from, int to) {
+        if (2 * count == ranges.length) {
             ranges = Arrays.copyOf(ranges, 4 * count);
-            hashes = Arrays.copyOf(hashes, 2 * count);
         }
         ranges[2 * count] = from;
         ranges[2 * count + 1] = to;
-        hashes[count++] = hash;
+        count++;
     }
 
     /** The end of a key with no escapes and only ASCII letters (every key of ExtenderArgs), or NOT_PLAIN. */

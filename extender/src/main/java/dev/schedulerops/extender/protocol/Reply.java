@@ -20,6 +20,8 @@ public final class Reply {
     private byte[] buf;
     private int start;
     private int len;
+    private byte[] pooled;
+    private ReplyBuffers buffers;
 
     public Reply() {
         this(256);
@@ -30,14 +32,27 @@ public final class Reply {
     }
 
     /**
-     * A reply made of two byte arrays already written in full ({@code first[0, firstLength)}, then {@code second[0,
-     * secondLength)}), sent as they are without being copied into one.
+     * A reply written in full in {@code json[0, length)}, an array taken from {@code buffers}, sent as it is. The
+     * writer calls {@link #release} once it has been sent.
      */
-    public static Reply ofParts(byte[] first, int firstLength, byte[] second, int secondLength) {
+    public static Reply pooled(byte[] json, int length, ReplyBuffers buffers) {
         Reply reply = new Reply(16);
-        reply.segments.add(ByteBuffer.wrap(first, 0, firstLength));
-        reply.segments.add(ByteBuffer.wrap(second, 0, secondLength));
+        reply.segments.add(ByteBuffer.wrap(json, 0, length));
+        reply.pooled = json;
+        reply.buffers = buffers;
         return reply;
+    }
+
+    /**
+     * Gives the reply's array back to the {@link ReplyBuffers} it came from, if any: only once the reply has been
+     * written in full, and nothing reads it afterwards. A reply that is never released is simply garbage collected.
+     */
+    public synchronized void release() {
+        if (buffers != null) {
+            buffers.give(pooled);
+            buffers = null;
+            pooled = null;
+        }
     }
 
     public Reply ascii(String s) {

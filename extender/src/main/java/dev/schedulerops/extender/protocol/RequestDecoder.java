@@ -28,7 +28,15 @@ public final class RequestDecoder {
 
     /** Decodes {@code ExtenderArgs} (filter, filter_onlyone, prioritize). */
     public ExtenderArgs decodeArgs(byte[] body) throws BadRequestException {
-        ExtenderArgs plainNamesOnly = NamesOnlyScanner.scan(body);
+        return decodeArgs(body, new int[0]);
+    }
+
+    /**
+     * The same, with an array for the names' ranges that a names-only request may fill instead of a new one when it
+     * is large enough: {@link ExtenderArgs#nameRanges} tells which array was used.
+     */
+    public ExtenderArgs decodeArgs(byte[] body, int[] reusableRanges) throws BadRequestException {
+        ExtenderArgs plainNamesOnly = NamesOnlyScanner.scan(body, reusableRanges);
         return plainNamesOnly != null ? plainNamesOnly : args.decodeArgs(body);
     }
 

@@ -2,6 +2,7 @@ package dev.schedulerops.extender.verbs;
 
 import dev.schedulerops.extender.bind.Binder;
 import dev.schedulerops.extender.nodecache.NodeCache;
+import dev.schedulerops.extender.nodecache.NodeLabelIndex;
 import dev.schedulerops.extender.protocol.BadRequestException;
 import dev.schedulerops.extender.protocol.BindingArgs;
 import dev.schedulerops.extender.protocol.ExtenderArgs;
@@ -10,6 +11,7 @@ import dev.schedulerops.extender.protocol.NodeItem;
 import dev.schedulerops.extender.protocol.PreemptionArgs;
 import dev.schedulerops.extender.protocol.Replies;
 import dev.schedulerops.extender.protocol.Reply;
+import dev.schedulerops.extender.protocol.ReplyBuffers;
 import dev.schedulerops.extender.protocol.RequestDecoder;
 import dev.schedulerops.extender.scoring.LabelScoring;
 import java.util.LinkedHashMap;
@@ -35,6 +37,8 @@ public final class ExtenderVerbs {
     private final byte[] notChosenJson;
     private final byte[] unknownNodeJson;
     private final String namesNeedCache;
+    /** For the names-only filter's replies; kube-scheduler has one or two calls in flight at a time. */
+    private final ReplyBuffers replyBuffers = new ReplyBuffers(8);
 
     /**
      * @param nodeCache the node cache, or {@code null} when the extender runs without one
@@ -58,12 +62,20 @@ public final class ExtenderVerbs {
     /** Decodes {@code body} (the whole request body) as {@code verb}'s arguments and answers the call. */
     public Outcome answer(Verb verb, byte[] body) throws BadRequestException {
         return switch (verb) {
-            case FILTER -> filter(decoder.decodeArgs(body), false);
-            case FILTER_ONLY_ONE -> filter(decoder.decodeArgs(body), true);
-            case PRIORITIZE -> prioritize(decoder.decodeArgs(body));
+            case FILTER -> filter(decodeArgs(body), false);
+            case FILTER_ONLY_ONE -> filter(decodeArgs(body), true);
+            case PRIORITIZE -> prioritize(decodeArgs(body));
             case BIND -> bind(decoder.decodeBinding(body));
             case PREEMPT -> preempt(decoder.decodePreemption(body));
         };
+    }
+
+    /** Decodes the arguments into this thread's {@link Scratch}: they do not outlive {@link #answer}. */
+    private ExtenderArgs decodeArgs(byte[] body) throws BadRequestException {
+        Scratch scratch = Scratch.ofThisThread();
+        ExtenderArgs args = decoder.decodeArgs(body, scratch.nameRanges());
+        scratch.keepNameRanges(args.nameRanges());
+        return args;
     }
 
     /** Filter, or FilterOnlyOne when {@code onlyOne}: keep nodes with the label (then only the best of them). */
@@ -73,9 +85,16 @@ public final class ExtenderVerbs {
             LOG.warn("filter of pod {} answered with Error: {}", args.pod(), namesNeedCache);
             return new Outcome(200, Replies.filterError(namesNeedCache), n, 0);
         }
-        if (!onlyOne && args.nameHashes() != null) {
-            return NamesOnlyFilter.answer(args, nodeCache, lacksLabelJson, unknownNodeJson);
+        if (!onlyOne && args.plainNames()) {
+            return NamesOnlyFilter.answer(
+                    args, nodeCache, lacksLabelJson, unknownNodeJson, Scratch.ofThisThread(), replyBuffers);
         }
+        return filterByValues(args, onlyOne);
+    }
+
+    /** The general filter: every label value first, then the answer (FilterOnlyOne, full nodes, escaped names). */
+    Outcome filterByValues(ExtenderArgs args, boolean onlyOne) {
+        int n = args.nodeCount();
         String[] values = labelValues(args);
         int[] kept = new int[n];
         int keptCount = 0;
@@ -153,17 +172,11 @@ public final class ExtenderVerbs {
         String[] values = new String[n];
         if (args.namesOnly()) {
             byte[] body = args.body();
-            int[] hashes = args.nameHashes();
-            if (hashes != null) {
-                for (int i = 0; i < n; i++) {
-                    values[i] = nodeCache.labelValue(body, args.nameFrom(i), args.nameTo(i), hashes[i]);
-                }
-                return values;
-            }
+            NodeLabelIndex index = nodeCache.index();
             for (int i = 0; i < n; i++) {
                 values[i] = args.nameHasEscapes(i)
-                        ? nodeCache.labelValue(args.nodeName(i))
-                        : nodeCache.labelValue(body, args.nameFrom(i), args.nameTo(i));
+                        ? index.labelValue(args.nodeName(i))
+                        : index.labelValue(body, args.nameFrom(i), args.nameTo(i));
             }
         } else {
             List<NodeItem> nodes = args.nodes();

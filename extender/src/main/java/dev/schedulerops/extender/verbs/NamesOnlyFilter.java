@@ -1,19 +1,21 @@
 package dev.schedulerops.extender.verbs;
 
 import dev.schedulerops.extender.nodecache.NodeCache;
+import dev.schedulerops.extender.nodecache.NodeLabelIndex;
 import dev.schedulerops.extender.protocol.ExtenderArgs;
 import dev.schedulerops.extender.protocol.Reply;
+import dev.schedulerops.extender.protocol.ReplyBuffers;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Filter of a names-only request read by the scanner (names with their hashes), in one pass over the names: each is
- * looked up in the node cache and, when it has the label, copied straight into the reply's {@code NodeNames}; the
- * others are remembered and written once the pass is over, into a second buffer sent after the first. The same
- * answer as the general path of {@link ExtenderVerbs} (which {@code ExtenderVerbsTest} compares), without its
- * intermediate arrays or a second copy of the reply.
+ * Filter of a names-only request whose names have no escapes, without allocating in proportion to its names. A first
+ * pass looks every name up in one state of the node cache ({@link NodeCache#index}), adds up the reply's length and
+ * lists the failed names in this thread's {@link Scratch}; the reply is then written, names copied from the request as
+ * they are, into an array of exactly that length from {@link ReplyBuffers}, which the server takes back once the reply
+ * is sent. The same answer as the general path of {@link ExtenderVerbs} ({@code NamesOnlyFilterTest} compares them).
  */
 final class NamesOnlyFilter {
     private static final byte[] HEAD = ascii("{\"Nodes\":null,\"NodeNames\":[");
@@ -44,58 +46,80 @@ final class NamesOnlyFilter {
     /**
      * @param lacksLabel the reason of a node without the label, as a JSON string
      * @param unknownNode the reason of a node the cache has not seen, as a JSON string
+     * @param scratch this thread's arrays, for the list of failed names
+     * @param buffers where the reply's array comes from
      */
-    static ExtenderVerbs.Outcome answer(ExtenderArgs args, NodeCache cache, byte[] lacksLabel, byte[] unknownNode) {
+    static ExtenderVerbs.Outcome answer(
+            ExtenderArgs args,
+            NodeCache cache,
+            byte[] lacksLabel,
+            byte[] unknownNode,
+            Scratch scratch,
+            ReplyBuffers buffers) {
         byte[] body = args.body();
         int[] ranges = args.nameRanges();
-        int[] hashes = args.nameHashes();
         int n = args.nodeCount();
-        // The first part holds every name at most once, each with a comma: the literals' bytes plus n.
-        // SLACK: a short name is copied as two eight-byte words, which may write past its end (never past the array).
-        byte[] first = new byte[HEAD.length + (n == 0 ? 0 : ranges[2 * n - 1] - ranges[0]) + n + MIDDLE.length + SLACK];
-        System.arraycopy(HEAD, 0, first, 0, HEAD.length);
-        int pos = HEAD.length;
-        int kept = 0;
-        int[] failed = new int[n];
-        byte[][] reasons = new byte[n][];
+        // Each failed name's index, or its complement for a node the cache has not seen.
+        int[] failed = scratch.failed(n);
         int failedCount = 0;
+        // Each name with the comma after it, and in FailedAndUnresolvableNodes with its ':' and reason too.
+        int keptBytes = 0;
         int failedBytes = 0;
+        NodeLabelIndex index = cache.index();
         for (int i = 0; i < n; i++) {
             int from = ranges[2 * i];
             int to = ranges[2 * i + 1];
-            String value = cache.labelValue(body, from + 1, to - 1, hashes[i]);
-            if (value != null && value != NodeCache.UNKNOWN_NODE) {
-                if (kept++ > 0) {
-                    first[pos++] = ',';
-                }
-                pos = copy(body, from, to, first, pos);
+            NodeCache.Presence presence = index.presence(body, from + 1, to - 1);
+            if (presence == NodeCache.Presence.LABELLED) {
+                keptBytes += to - from + 1;
+            } else if (presence == NodeCache.Presence.UNLABELLED) {
+                failed[failedCount++] = i;
+                failedBytes += to - from + 2 + lacksLabel.length;
             } else {
-                byte[] reason = value == null ? lacksLabel : unknownNode;
-                failed[failedCount] = i;
-                reasons[failedCount++] = reason;
-                failedBytes += to - from + 2 + reason.length;
+                failed[failedCount++] = ~i;
+                failedBytes += to - from + 2 + unknownNode.length;
             }
         }
-        System.arraycopy(MIDDLE, 0, first, pos, MIDDLE.length);
-        pos += MIDDLE.length;
-
-        byte[] second = new byte[failedBytes + TAIL.length];
-        int at = 0;
-        for (int f = 0; f < failedCount; f++) {
-            if (f > 0) {
-                second[at++] = ',';
+        // SLACK: a short name is copied as two eight-byte words, which may write past its end (never past the array).
+        byte[] reply = buffers.take(HEAD.length + keptBytes + MIDDLE.length + failedBytes + TAIL.length + SLACK);
+        System.arraycopy(HEAD, 0, reply, 0, HEAD.length);
+        int at = HEAD.length;
+        int nextFailed = failedCount > 0 ? index(failed[0]) : n;
+        for (int i = 0, f = 0; i < n; i++) {
+            if (i == nextFailed) {
+                nextFailed = ++f < failedCount ? index(failed[f]) : n;
+                continue;
             }
-            int i = failed[f];
+            at = copy(body, ranges[2 * i], ranges[2 * i + 1], reply, at);
+            reply[at++] = ',';
+        }
+        at = writeAfterList(MIDDLE, reply, at);
+        for (int f = 0; f < failedCount; f++) {
+            int i = index(failed[f]);
+            byte[] reason = failed[f] < 0 ? unknownNode : lacksLabel;
             int from = ranges[2 * i];
             int length = ranges[2 * i + 1] - from;
-            System.arraycopy(body, from, second, at, length);
+            System.arraycopy(body, from, reply, at, length);
             at += length;
-            second[at++] = ':';
-            System.arraycopy(reasons[f], 0, second, at, reasons[f].length);
-            at += reasons[f].length;
+            reply[at++] = ':';
+            System.arraycopy(reason, 0, reply, at, reason.length);
+            at += reason.length;
+            reply[at++] = ',';
         }
-        System.arraycopy(TAIL, 0, second, at, TAIL.length);
-        at += TAIL.length;
-        return new ExtenderVerbs.Outcome(200, Reply.ofParts(first, pos, second, at), n, kept);
+        at = writeAfterList(TAIL, reply, at);
+        return new ExtenderVerbs.Outcome(200, Reply.pooled(reply, at, buffers), n, n - failedCount);
+    }
+
+    private static int index(int failed) {
+        return failed < 0 ? ~failed : failed;
+    }
+
+    /** Writes {@code json} at {@code at}, over the comma that ends a list unless the list is empty. */
+    private static int writeAfterList(byte[] json, byte[] reply, int at) {
+        if (reply[at - 1] == ',') {
+            at--;
+        }
+        System.arraycopy(json, 0, reply, at, json.length);
+        return at + json.length;
     }
 }

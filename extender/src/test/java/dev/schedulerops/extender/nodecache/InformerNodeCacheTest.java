@@ -110,7 +110,7 @@ class InformerNodeCacheTest {
         assertThat(cache.labelValue("n2")).isEqualTo("3");
         assertThat(cache.labelValue("n3")).isEqualTo("5");
         byte[] n3 = "n3".getBytes(StandardCharsets.UTF_8);
-        assertThat(cache.labelValue(n3, 0, n3.length)).isEqualTo("5");
+        assertThat(cache.index().labelValue(n3, 0, n3.length)).isEqualTo("5");
         Node stored = cache.informer.getStore().getByKey("n3");
         assertThat(stored.getMetadata().getName()).isEqualTo("n3");
         assertThat(stored.getMetadata().getLabels()).containsEntry(KEY, "5");

@@ -3,6 +3,13 @@ package dev.schedulerops.extender.nodecache;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +19,7 @@ class StaticNodeCacheTest {
     /** Looks a name up the way names-only requests do: by its bytes inside a larger body. */
     private String byBytes(String name) {
         byte[] body = ("[\"" + name + "\"]").getBytes(StandardCharsets.UTF_8);
-        return cache.labelValue(body, 2, body.length - 2);
+        return cache.index().labelValue(body, 2, body.length - 2);
     }
 
     @Test
@@ -39,6 +46,33 @@ class StaticNodeCacheTest {
 
         cache.remove("n");
         assertThat(byBytes("n")).isSameAs(NodeCache.UNKNOWN_NODE);
+    }
+
+    @Test
+    void lookupsThatArriveWhileTheIndexIsRebuiltWaitForItInsteadOfReadingTheOldOne() throws Exception {
+        for (int i = 0; i < 50_000; i++) {
+            cache.put("node-" + i, "1");
+        }
+        int threads = 4;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<String>> answers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return byBytes("node-49999");
+                }));
+            }
+            start.countDown();
+            for (Future<String> answer : answers) {
+                assertThat(answer.get(30, TimeUnit.SECONDS))
+                        .as("not the empty first index")
+                        .isEqualTo("1");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
