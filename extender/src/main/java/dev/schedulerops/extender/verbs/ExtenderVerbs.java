@@ -59,7 +59,11 @@ public final class ExtenderVerbs {
                 + " (SCHEDULEROPS_NODE_CACHE=true) or set nodeCacheCapable: false";
     }
 
-    /** Decodes {@code body} (the whole request body) as {@code verb}'s arguments and answers the call. */
+    /**
+     * Decodes {@code body} (the whole request body) as {@code verb}'s arguments and answers the call. The reply may be
+     * written in an array from a pool: call {@link Reply#release} once it has been sent, or never (the array is then
+     * garbage collected), but never read it after releasing it.
+     */
     public Outcome answer(Verb verb, byte[] body) throws BadRequestException {
         return switch (verb) {
             case FILTER -> filter(decodeArgs(body), false);

@@ -84,10 +84,10 @@ final class NamesOnlyFilter {
         byte[] reply = buffers.take(HEAD.length + keptBytes + MIDDLE.length + failedBytes + TAIL.length + SLACK);
         System.arraycopy(HEAD, 0, reply, 0, HEAD.length);
         int at = HEAD.length;
-        int nextFailed = failedCount > 0 ? index(failed[0]) : n;
+        int nextFailed = failedCount > 0 ? nameOf(failed[0]) : n;
         for (int i = 0, f = 0; i < n; i++) {
             if (i == nextFailed) {
-                nextFailed = ++f < failedCount ? index(failed[f]) : n;
+                nextFailed = ++f < failedCount ? nameOf(failed[f]) : n;
                 continue;
             }
             at = copy(body, ranges[2 * i], ranges[2 * i + 1], reply, at);
@@ -95,7 +95,7 @@ final class NamesOnlyFilter {
         }
         at = writeAfterList(MIDDLE, reply, at);
         for (int f = 0; f < failedCount; f++) {
-            int i = index(failed[f]);
+            int i = nameOf(failed[f]);
             byte[] reason = failed[f] < 0 ? unknownNode : lacksLabel;
             int from = ranges[2 * i];
             int length = ranges[2 * i + 1] - from;
@@ -110,7 +110,8 @@ final class NamesOnlyFilter {
         return new ExtenderVerbs.Outcome(200, Reply.pooled(reply, at, buffers), n, n - failedCount);
     }
 
-    private static int index(int failed) {
+    /** The index of the name an entry of the failed list stands for. */
+    private static int nameOf(int failed) {
         return failed < 0 ? ~failed : failed;
     }
 
