@@ -35,6 +35,8 @@ import org.slf4j.LoggerFactory;
 final class ExtenderHandler extends Handler.Abstract {
     private static final Logger LOG = LoggerFactory.getLogger(ExtenderHandler.class);
     private static final String JSON = "application/json";
+    private static final String TEXT = "text/plain; charset=utf-8";
+    private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
     /**
      * Bodies up to this size are answered on the thread that read them (a names-only request of 5000 nodes is 66 KB
      * and takes about 0.1 ms); larger ones on a pool thread.
@@ -120,22 +122,15 @@ final class ExtenderHandler extends Handler.Abstract {
 
     private void health(Exchange exchange, Route route) {
         switch (route) {
-            case HEALTHZ -> exchange.text(route, HttpStatus.OK_200, "ok\n");
+            case HEALTHZ -> exchange.text(route, HttpStatus.OK_200, TEXT, "ok\n");
             case READYZ -> {
                 if (ready.getAsBoolean()) {
-                    exchange.text(route, HttpStatus.OK_200, "ok\n");
+                    exchange.text(route, HttpStatus.OK_200, TEXT, "ok\n");
                 } else {
-                    exchange.text(route, HttpStatus.SERVICE_UNAVAILABLE_503, "not ready\n");
+                    exchange.text(route, HttpStatus.SERVICE_UNAVAILABLE_503, TEXT, "not ready\n");
                 }
             }
-            case METRICS -> {
-                exchange.response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-                exchange.response.setStatus(HttpStatus.OK_200);
-                exchange.response.write(
-                        true,
-                        BufferUtil.toBuffer(metrics.scrape(), StandardCharsets.UTF_8),
-                        exchange.counted(route, HttpStatus.OK_200));
-            }
+            case METRICS -> exchange.text(route, HttpStatus.OK_200, PROMETHEUS_TEXT, metrics.scrape());
             default -> throw new IllegalStateException("not a health route: " + route);
         }
     }
@@ -229,9 +224,9 @@ final class ExtenderHandler extends Handler.Abstract {
             ReplyWriter.write(response, reply, counted(route, status));
         }
 
-        void text(Route route, int status, String body) {
+        void text(Route route, int status, String contentType, String body) {
             response.setStatus(status);
-            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
             response.write(true, BufferUtil.toBuffer(body, StandardCharsets.UTF_8), counted(route, status));
         }
 

@@ -49,20 +49,13 @@ public final class StaticNodeCache implements NodeCache {
 
     @Override
     public String labelValue(String nodeName) {
-        return answer(labels.get(nodeName));
+        return index().labelValue(nodeName);
     }
 
     @Override
     public NodeLabelIndex index() {
         Indexed current = indexed;
         return current.changes == changes.get() ? current.index : rebuildIndex();
-    }
-
-    private static String answer(String stored) {
-        if (stored == null) {
-            return UNKNOWN_NODE;
-        }
-        return stored == NodeLabelIndex.NO_LABEL ? null : stored;
     }
 
     private synchronized NodeLabelIndex rebuildIndex() {

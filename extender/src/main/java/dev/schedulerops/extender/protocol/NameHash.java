@@ -13,7 +13,7 @@ import java.nio.ByteOrder;
 public final class NameHash {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long M1 = 0x9E3779B97F4A7C15L;
-    private static final long M3 = 0xC2B2AE3D27D4EB4FL;
+    private static final long M2 = 0xC2B2AE3D27D4EB4FL;
 
     private NameHash() {}
 
@@ -59,6 +59,6 @@ public final class NameHash {
      */
     private static int finish(long h, int length) {
         h += length;
-        return (int) (((h ^ (h >>> 32)) * M3) >>> 32);
+        return (int) (((h ^ (h >>> 32)) * M2) >>> 32);
     }
 }

@@ -20,7 +20,7 @@ public final class Reply {
     private byte[] buf;
     private int start;
     private int len;
-    private byte[] pooled;
+    /** Where the one segment's array goes back to once sent, for a reply from {@link #pooled}. */
     private ReplyBuffers buffers;
 
     public Reply() {
@@ -38,7 +38,6 @@ public final class Reply {
     public static Reply pooled(byte[] json, int length, ReplyBuffers buffers) {
         Reply reply = new Reply(16);
         reply.segments.add(ByteBuffer.wrap(json, 0, length));
-        reply.pooled = json;
         reply.buffers = buffers;
         return reply;
     }
@@ -49,9 +48,8 @@ public final class Reply {
      */
     public synchronized void release() {
         if (buffers != null) {
-            buffers.give(pooled);
+            buffers.give(segments.get(0).array());
             buffers = null;
-            pooled = null;
         }
     }
 

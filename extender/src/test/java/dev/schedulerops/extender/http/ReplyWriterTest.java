@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.extender.protocol.Reply;
 import dev.schedulerops.extender.protocol.ReplyBuffers;
+import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -32,13 +33,21 @@ class ReplyWriterTest {
                 throw new UnsupportedOperationException(method.getName());
             });
 
+    private final ReplyBuffers buffers = new ReplyBuffers(2);
+    private final byte[] array = buffers.take(64);
+    private final AtomicReference<String> outcome = new AtomicReference<>("pending");
+
+    /** Writes a reply in {@code array}, taken from {@code buffers}; the outcome goes to {@code outcome}. */
+    private void writePooledReply() {
+        ReplyWriter.write(
+                response,
+                Reply.pooled(array, 10, buffers),
+                Callback.from(() -> outcome.set("succeeded"), failure -> outcome.set("failed")));
+    }
+
     @Test
     void thePooledArrayGoesBackOnlyOnceTheReplyIsWritten() {
-        ReplyBuffers buffers = new ReplyBuffers(2);
-        byte[] array = buffers.take(64);
-        AtomicReference<String> outcome = new AtomicReference<>("pending");
-
-        ReplyWriter.write(response, Reply.pooled(array, 10, buffers), callback(outcome));
+        writePooledReply();
 
         assertThat(written).hasSize(1);
         assertThat(written.get(0).array()).isSameAs(array);
@@ -52,18 +61,10 @@ class ReplyWriterTest {
 
     @Test
     void aFailedWriteLeavesTheArrayToTheGarbageCollector() {
-        ReplyBuffers buffers = new ReplyBuffers(2);
-        byte[] array = buffers.take(64);
-        AtomicReference<String> outcome = new AtomicReference<>("pending");
-
-        ReplyWriter.write(response, Reply.pooled(array, 10, buffers), callback(outcome));
-        pendingWrites.get(0).failed(new java.io.IOException("connection reset"));
+        writePooledReply();
+        pendingWrites.get(0).failed(new IOException("connection reset"));
 
         assertThat(outcome.get()).isEqualTo("failed");
         assertThat(buffers.take(64)).isNotSameAs(array);
-    }
-
-    private static Callback callback(AtomicReference<String> outcome) {
-        return Callback.from(() -> outcome.set("succeeded"), failure -> outcome.set("failed"));
     }
 }

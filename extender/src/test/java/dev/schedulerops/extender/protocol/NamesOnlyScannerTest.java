@@ -1,6 +1,7 @@
 package dev.schedulerops.extender.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schedulerops.extender.fuzz.HostileJson;
 import java.nio.charset.StandardCharsets;
@@ -108,8 +109,7 @@ class NamesOnlyScannerTest {
         byte[] body = utf8(request("[\"a\"]").replace(POD, pod));
 
         assertThat(NamesOnlyScanner.scan(body)).isNull();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> GENERAL.decodeArgs(body))
-                .isInstanceOf(BadRequestException.class);
+        assertThatThrownBy(() -> GENERAL.decodeArgs(body)).isInstanceOf(BadRequestException.class);
     }
 
     /** Jackson limits nesting; the pod, read on its own, must be held to the same depth as inside the request. */
