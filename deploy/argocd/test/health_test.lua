@@ -8,7 +8,7 @@ end
 
 local function profile(generation, status)
   return {
-    apiVersion = "schedulerops.dev/v1alpha1",
+    apiVersion = "schedulerops.dev/v1beta1",
     kind = "SchedulerProfile",
     metadata = { name = "label-priority", namespace = "team-a", generation = generation },
     status = status,

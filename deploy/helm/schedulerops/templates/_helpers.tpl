@@ -18,6 +18,11 @@ app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- end -}}
 
+{{/* Where every profile's objects go: workloadNamespace, or the release namespace. */}}
+{{- define "schedulerops.workloadNamespace" -}}
+{{- default .Release.Namespace .Values.workloadNamespace -}}
+{{- end -}}
+
 {{- define "schedulerops.image" -}}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
 {{- end -}}

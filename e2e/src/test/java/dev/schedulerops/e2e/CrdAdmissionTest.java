@@ -38,7 +38,7 @@ class CrdAdmissionTest {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final ResourceDefinitionContext PROFILES = new ResourceDefinitionContext.Builder()
             .withGroup("schedulerops.dev")
-            .withVersion("v1alpha1")
+            .withVersion("v1beta1")
             .withKind("SchedulerProfile")
             .withPlural("schedulerprofiles")
             .withNamespaced(true)

@@ -84,7 +84,7 @@ class InClusterTest {
     static final Duration BIND = Duration.ofSeconds(90);
     private static final ResourceDefinitionContext PROFILES = new ResourceDefinitionContext.Builder()
             .withGroup("schedulerops.dev")
-            .withVersion("v1alpha1")
+            .withVersion("v1beta1")
             .withPlural("schedulerprofiles")
             .withKind("SchedulerProfile")
             .withNamespaced(true)
@@ -675,7 +675,7 @@ class InClusterTest {
     }
 
     private void applyProfile(String name, String spec) {
-        String yaml = "apiVersion: schedulerops.dev/v1alpha1\nkind: SchedulerProfile\nmetadata:\n  name: " + name
+        String yaml = "apiVersion: schedulerops.dev/v1beta1\nkind: SchedulerProfile\nmetadata:\n  name: " + name
                 + "\nspec:\n" + spec.indent(2);
         Commands.run(
                         List.of(

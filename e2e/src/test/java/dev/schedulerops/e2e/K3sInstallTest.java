@@ -137,7 +137,7 @@ class K3sInstallTest {
 
     private static void waitForReady(KubernetesClient client) {
         GenericKubernetesResource profile = client.genericKubernetesResources(
-                        "schedulerops.dev/v1alpha1", "SchedulerProfile")
+                        "schedulerops.dev/v1beta1", "SchedulerProfile")
                 .inNamespace(PROFILE_NAMESPACE)
                 .withName(PROFILE)
                 .waitUntilCondition(K3sInstallTest::ready, 10, TimeUnit.MINUTES);

@@ -281,7 +281,7 @@ class LabelPriorityExperimentTest {
         String spec = specTail.contains("extender:\n")
                 ? specTail.replace("extender:\n", "extender:\n  tls:\n    mode: Disabled\n")
                 : specTail + "extender:\n  tls:\n    mode: Disabled\n";
-        SchedulerProfile profile = ProfileYaml.readOne("apiVersion: schedulerops.dev/v1alpha1\n"
+        SchedulerProfile profile = ProfileYaml.readOne("apiVersion: schedulerops.dev/v1beta1\n"
                 + "kind: SchedulerProfile\nmetadata:\n  name: " + profileName + "\n  namespace: " + namespace
                 + "\nspec:\n  labelKey: " + LABEL + "\n" + spec.indent(2));
         client.resource(profile).serverSideApply();

@@ -71,7 +71,7 @@ class LeaderElectionAtStartTest {
         List<String> operatorErrors = ProfileValidator.validate(
                 ProfileYaml.readOne(
                         """
-                        apiVersion: schedulerops.dev/v1alpha1
+                        apiVersion: schedulerops.dev/v1beta1
                         kind: SchedulerProfile
                         metadata: {name: lease-check, namespace: %s}
                         spec:

@@ -510,7 +510,7 @@ class OperatorLifecycleTest {
         static SchedulerProfile profile(String namespace, String name, String specYaml) {
             String yaml =
                     """
-                    apiVersion: schedulerops.dev/v1alpha1
+                    apiVersion: schedulerops.dev/v1beta1
                     kind: SchedulerProfile
                     metadata:
                       name: %s

@@ -20,7 +20,10 @@ public class ExtenderSpec extends PodPlacementSpec {
     @Default("" + Defaults.EXTENDER_REPLICAS)
     private Integer replicas;
 
-    @JsonPropertyDescription("The extender image. Defaults to the bundled extender of the operator's own version.")
+    @JsonPropertyDescription("The extender image. Defaults to the bundled extender of the operator's own version. Must"
+            + " be in a repository the operator's installation allows (operator setting"
+            + " SCHEDULEROPS_ALLOWED_IMAGE_REPOSITORIES), else the profile is refused with reason ImageNotAllowed;"
+            + " pinning by digest (repository@sha256:...) is recommended.")
     @Size(min = 1, max = 512)
     @Pattern("^\\S+$")
     private String image;

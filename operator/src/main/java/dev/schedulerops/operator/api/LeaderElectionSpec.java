@@ -33,7 +33,7 @@ public class LeaderElectionSpec {
             RETRY + " + " + RETRY + " + " + RETRY + " + " + RETRY + " + " + RETRY + " + " + RETRY;
 
     @JsonPropertyDescription("Whether the scheduler replicas elect a leader (on the lease <profile>-scheduler in the"
-            + " profile's namespace, never the main scheduler's). Defaults to true.")
+            + " operator's workload namespace, never the main scheduler's). Defaults to true.")
     @Default("" + Defaults.LEADER_ELECT)
     private Boolean leaderElect;
 

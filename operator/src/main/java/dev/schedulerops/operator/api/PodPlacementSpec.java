@@ -95,7 +95,8 @@ public abstract class PodPlacementSpec {
     private Map<String, String> podAnnotations;
 
     @JsonPropertyDescription(
-            "Secrets in the profile's namespace to pull the image with (private or air-gapped registries).")
+            "Secrets in the operator's workload namespace to pull the image with (private or air-gapped registries);"
+                    + " the cluster's administrators create them there.")
     @Size(max = 8)
     @ValidationRule(
             value = "self.all(s, has(s.name) && s.name != '')",

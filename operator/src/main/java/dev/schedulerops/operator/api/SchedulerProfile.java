@@ -3,7 +3,6 @@ package dev.schedulerops.operator.api;
 import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.Required;
-import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -23,7 +22,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @JsonClassDescription(
         "A SchedulerProfile declares a secondary kube-scheduler that consults the bundled schedulerops extender:"
                 + " pods that set spec.schedulerName to this profile's schedulerName are placed on nodes carrying"
-                + " spec.labelKey, preferring higher label values.")
+                + " spec.labelKey, preferring higher label values. Cluster-scoped, like a StorageClass or a"
+                + " PriorityClass: a scheduler acts on the whole cluster, so profiles are created by the cluster's"
+                + " administrators; its workloads run in the operator's workload namespace.")
 @AdditionalPrinterColumn(
         name = "Scheduler",
         jsonPath = ".status.schedulerName",
@@ -43,10 +44,14 @@ import io.fabric8.kubernetes.model.annotation.Version;
         name = "Age",
         jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)
-public class SchedulerProfile extends CustomResource<SchedulerProfileSpec, SchedulerProfileStatus>
-        implements Namespaced {
+public class SchedulerProfile extends CustomResource<SchedulerProfileSpec, SchedulerProfileStatus> {
     public static final String GROUP = "schedulerops.dev";
-    public static final String VERSION = "v1alpha1";
+    /**
+     * v1beta1: the shape is stable (cluster-scoped since the tenancy review); from this version on the build refuses a
+     * breaking schema change against the committed schema (crds/released/), see CrdCompatibilityTest.
+     */
+    public static final String VERSION = "v1beta1";
+
     public static final String KIND = "SchedulerProfile";
     public static final String API_VERSION = GROUP + "/" + VERSION;
 

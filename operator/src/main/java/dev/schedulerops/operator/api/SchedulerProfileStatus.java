@@ -13,7 +13,8 @@ public class SchedulerProfileStatus {
     private Long observedGeneration;
 
     @JsonPropertyDescription("Ready, ExtenderAvailable, SchedulerAvailable and ConfigValid (False with reason"
-            + " InvalidConfig, SchedulerNameConflict, ProtectedNamespace or UnsupportedKubernetesVersion when the spec"
+            + " InvalidConfig, SchedulerNameConflict, ImageNotAllowed, ProtectedNamespace or"
+            + " UnsupportedKubernetesVersion when the spec"
             + " cannot be rolled out); Ready=False WaitingForRolloutSlot while its turn to restart its pods has not"
             + " come.")
     private List<Condition> conditions = new ArrayList<>();

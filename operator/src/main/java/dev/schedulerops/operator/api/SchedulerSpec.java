@@ -36,7 +36,10 @@ public class SchedulerSpec extends PodPlacementSpec {
 
     @JsonPropertyDescription("The kube-scheduler image. Defaults to registry.k8s.io/kube-scheduler at the cluster's"
             + " own server version (a scheduler must not be newer than the API server). When set, the operator"
-            + " does not check plugin names against the in-tree plugins (a custom build may add its own).")
+            + " does not check plugin names against the in-tree plugins (a custom build may add its own). Must be in"
+            + " a repository the operator's installation allows (operator setting"
+            + " SCHEDULEROPS_ALLOWED_IMAGE_REPOSITORIES), else the profile is refused with reason ImageNotAllowed;"
+            + " pinning by digest (repository@sha256:...) is recommended.")
     @Size(min = 1, max = 512)
     @Pattern("^\\S+$")
     private String image;

@@ -3,9 +3,11 @@ package dev.schedulerops.operator.cli;
 import dev.schedulerops.operator.api.ProfileYaml;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.ClusterFacts;
+import dev.schedulerops.operator.model.ImagePolicy;
 import dev.schedulerops.operator.render.ProfileRenderer;
 import dev.schedulerops.operator.render.RenderResult;
 import dev.schedulerops.operator.render.Yaml;
+import dev.schedulerops.operator.runtime.OperatorConfig;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -47,11 +49,20 @@ public final class RenderCommand implements Callable<Integer> {
     String kubeVersion;
 
     @Option(
-            names = {"-n", "--namespace"},
+            names = {"-n", "--workload-namespace"},
             paramLabel = "NAMESPACE",
-            defaultValue = "default",
-            description = "Namespace for profiles that do not set one (default: ${DEFAULT-VALUE}).")
-    String namespace;
+            defaultValue = ClusterFacts.DEFAULT_WORKLOAD_NAMESPACE,
+            description = "The operator's workload namespace, where the namespaced objects go (default:"
+                    + " ${DEFAULT-VALUE}).")
+    String workloadNamespace;
+
+    @Option(
+            names = "--allowed-image-repositories",
+            paramLabel = "REPO[,REPO...]",
+            description = "Image repositories (or prefixes ending in /) profiles may name, as the operator setting"
+                    + " SCHEDULEROPS_ALLOWED_IMAGE_REPOSITORIES (default: the extender image's repository and"
+                    + " registry.k8s.io/kube-scheduler).")
+    String allowedImageRepositories;
 
     @Option(
             names = "--extender-image",
@@ -63,10 +74,14 @@ public final class RenderCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ClusterFacts facts = ClusterFacts.forVersion(kubeVersion);
+        ClusterFacts facts = ClusterFacts.forVersion(kubeVersion).withWorkloadNamespace(workloadNamespace);
         if (extenderImage != null) {
             facts = facts.withExtenderImage(extenderImage);
         }
+        facts = facts.withImages(
+                allowedImageRepositories == null
+                        ? ImagePolicy.defaults(facts.extenderImage(), facts.schedulerImageRepository())
+                        : new ImagePolicy(OperatorConfig.namespaces(allowedImageRepositories)));
         List<String> problems = new ArrayList<>();
         StringBuilder rendered = new StringBuilder();
         for (Path file : files) {
@@ -81,11 +96,9 @@ public final class RenderCommand implements Callable<Integer> {
                 continue;
             }
             for (SchedulerProfile profile : profiles) {
-                if (profile.getMetadata().getNamespace() == null) {
-                    profile.getMetadata().setNamespace(namespace);
-                }
-                String id = "SchedulerProfile " + profile.getMetadata().getNamespace() + "/"
-                        + profile.getMetadata().getName();
+                // Profiles are cluster-scoped: the API server drops a namespace, and so does render.
+                profile.getMetadata().setNamespace(null);
+                String id = "SchedulerProfile " + profile.getMetadata().getName();
                 RenderResult result = ProfileRenderer.render(profile, facts);
                 if (result instanceof RenderResult.Invalid invalid) {
                     invalid.errors().forEach(e -> problems.add(file + ": " + id + ": " + e));

@@ -27,16 +27,32 @@ public final class RunCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
 
     @Option(
-            names = "--watch-namespaces",
-            paramLabel = "NS[,NS...]",
-            description = "Namespaces whose SchedulerProfiles to reconcile; empty for all"
-                    + " (env SCHEDULEROPS_WATCH_NAMESPACES).")
-    String watchNamespaces;
+            names = "--workload-namespace",
+            paramLabel = "NS",
+            description = "Where every profile's scheduler, extender and their objects go (env"
+                    + " SCHEDULEROPS_WORKLOAD_NAMESPACE; default: the operator's own namespace, else"
+                    + " schedulerops-system).")
+    String workloadNamespace;
+
+    @Option(
+            names = "--profile-selector",
+            paramLabel = "SELECTOR",
+            description = "Reconcile only the SchedulerProfiles this label selector matches; empty for all (env"
+                    + " SCHEDULEROPS_PROFILE_SELECTOR).")
+    String profileSelector;
+
+    @Option(
+            names = "--allowed-image-repositories",
+            paramLabel = "REPO[,REPO...]",
+            description = "Image repositories (or prefixes ending in /) that profiles may name; default: the"
+                    + " extender image's repository and the kube-scheduler repository (env"
+                    + " SCHEDULEROPS_ALLOWED_IMAGE_REPOSITORIES).")
+    String allowedImageRepositories;
 
     @Option(
             names = "--protected-namespaces",
             paramLabel = "NS[,NS...]",
-            description = "Namespaces the operator renders nothing into (a profile there is refused); replaces the"
+            description = "Namespaces that may not be the workload namespace (profiles are refused then); replaces the"
                     + " default kube-system,kube-public,kube-node-lease (env SCHEDULEROPS_PROTECTED_NAMESPACES).")
     String protectedNamespaces;
 
@@ -49,7 +65,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(
             names = "--leader-election-namespace",
-            description = "Namespace of the lease (env SCHEDULEROPS_LEADER_ELECTION_NAMESPACE).")
+            description = "Namespace of the lease (env SCHEDULEROPS_LEADER_ELECTION_NAMESPACE; default: the workload"
+                    + " namespace).")
     String leaderElectionNamespace;
 
     @Option(names = "--extender-image", description = "Default extender image (env SCHEDULEROPS_EXTENDER_IMAGE).")
@@ -129,7 +146,9 @@ public final class RunCommand implements Callable<Integer> {
     /** Flags override the environment variable of the same setting. */
     Map<String, String> flagOverrides() {
         Map<String, String> overrides = new HashMap<>();
-        putIfSet(overrides, OperatorConfig.ENV_WATCH_NAMESPACES, watchNamespaces);
+        putIfSet(overrides, OperatorConfig.ENV_WORKLOAD_NAMESPACE, workloadNamespace);
+        putIfSet(overrides, OperatorConfig.ENV_PROFILE_SELECTOR, profileSelector);
+        putIfSet(overrides, OperatorConfig.ENV_ALLOWED_IMAGE_REPOSITORIES, allowedImageRepositories);
         putIfSet(overrides, OperatorConfig.ENV_PROTECTED_NAMESPACES, protectedNamespaces);
         putIfSet(overrides, OperatorConfig.ENV_LEADER_ELECTION, leaderElection);
         putIfSet(overrides, OperatorConfig.ENV_LEADER_ELECTION_NAMESPACE, leaderElectionNamespace);

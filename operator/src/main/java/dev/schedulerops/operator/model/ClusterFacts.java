@@ -8,29 +8,62 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The few facts about the cluster and the operator build that rendering depends on.
+ * The few facts about the cluster and the operator's installation that rendering depends on.
  *
  * @param kubernetesVersion the API server's version without the leading "v", e.g. "1.33.13"
  * @param extenderImage the bundled extender image used when a profile does not pin one
  * @param schedulerImageRepository where kube-scheduler images come from; the tag is "v" + kubernetesVersion
  * @param nodes how many Nodes the cluster has (0: not known, e.g. for `render`); their cordon state does not count, so
  *     a drain never changes it
+ * @param workloadNamespace where every namespaced object of every profile goes: the installer's choice (the
+ *     operator's own namespace by default), never a namespace a team controls
+ * @param images the image repositories a profile may name
  */
-public record ClusterFacts(String kubernetesVersion, String extenderImage, String schedulerImageRepository, int nodes) {
+public record ClusterFacts(
+        String kubernetesVersion,
+        String extenderImage,
+        String schedulerImageRepository,
+        int nodes,
+        String workloadNamespace,
+        ImagePolicy images) {
 
     public static final String DEFAULT_SCHEDULER_IMAGE_REPOSITORY = "registry.k8s.io/kube-scheduler";
+    /** The workload namespace of an operator that runs outside a pod and is not told one (deploy/ installs here). */
+    public static final String DEFAULT_WORKLOAD_NAMESPACE = "schedulerops-system";
 
     public ClusterFacts {
         kubernetesVersion = stripV(kubernetesVersion);
+        if (workloadNamespace == null || workloadNamespace.isBlank()) {
+            throw new IllegalArgumentException("workloadNamespace is required");
+        }
     }
 
-    /** Facts without the node count (rendering then never requires pods on distinct nodes). */
+    /**
+     * Facts without the node count (rendering then never requires pods on distinct nodes), for the default workload
+     * namespace and image policy.
+     */
     public ClusterFacts(String kubernetesVersion, String extenderImage, String schedulerImageRepository) {
-        this(kubernetesVersion, extenderImage, schedulerImageRepository, 0);
+        this(
+                kubernetesVersion,
+                extenderImage,
+                schedulerImageRepository,
+                0,
+                DEFAULT_WORKLOAD_NAMESPACE,
+                ImagePolicy.defaults(extenderImage, schedulerImageRepository));
     }
 
     public ClusterFacts withNodes(int count) {
-        return new ClusterFacts(kubernetesVersion, extenderImage, schedulerImageRepository, count);
+        return new ClusterFacts(
+                kubernetesVersion, extenderImage, schedulerImageRepository, count, workloadNamespace, images);
+    }
+
+    public ClusterFacts withWorkloadNamespace(String namespace) {
+        return new ClusterFacts(kubernetesVersion, extenderImage, schedulerImageRepository, nodes, namespace, images);
+    }
+
+    public ClusterFacts withImages(ImagePolicy policy) {
+        return new ClusterFacts(
+                kubernetesVersion, extenderImage, schedulerImageRepository, nodes, workloadNamespace, policy);
     }
 
     /**
@@ -50,11 +83,12 @@ public record ClusterFacts(String kubernetesVersion, String extenderImage, Strin
     }
 
     public ClusterFacts withKubernetesVersion(String version) {
-        return new ClusterFacts(version, extenderImage, schedulerImageRepository, nodes);
+        return new ClusterFacts(version, extenderImage, schedulerImageRepository, nodes, workloadNamespace, images);
     }
 
+    /** Another default extender image; the image policy is left as it is. */
     public ClusterFacts withExtenderImage(String image) {
-        return new ClusterFacts(kubernetesVersion, image, schedulerImageRepository, nodes);
+        return new ClusterFacts(kubernetesVersion, image, schedulerImageRepository, nodes, workloadNamespace, images);
     }
 
     /** The default kube-scheduler image: the cluster's own version, since a scheduler may not be newer. */

@@ -11,10 +11,15 @@ public final class Labels {
     public static final String PART_OF = "app.kubernetes.io/part-of";
     public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
 
-    /** Identify the owning profile on every object, including cluster-scoped ones that cannot carry an owner. */
+    /**
+     * The owning profile's name, on every object: the informers map an event to its profile by it, and teardown finds a
+     * profile's objects by it. Profiles are cluster-scoped, so the name alone identifies one. The operator's
+     * ValidatingAdmissionPolicy (deploy/admission) refuses this label, and {@link #MANAGED_BY}, from anyone else.
+     */
     public static final String PROFILE = "schedulerops.dev/profile";
 
-    public static final String PROFILE_NAMESPACE = "schedulerops.dev/profile-namespace";
+    /** The prefix of the operator's own label and annotation keys; only the operator may set them. */
+    public static final String PREFIX = "schedulerops.dev/";
 
     /** Pod-template annotation: hash of the rendered KubeSchedulerConfiguration, so a change rolls the pods. */
     public static final String CONFIG_HASH = "schedulerops.dev/config-hash";
@@ -57,19 +62,18 @@ public final class Labels {
     private Labels() {}
 
     /** Labels of every object rendered for a profile. */
-    public static Map<String, String> common(String profileName, String profileNamespace) {
+    public static Map<String, String> common(String profileName) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(PART_OF, PART_OF_VALUE);
         labels.put(MANAGED_BY, MANAGED_BY_VALUE);
         labels.put(INSTANCE, profileName);
         labels.put(PROFILE, profileName);
-        labels.put(PROFILE_NAMESPACE, profileNamespace);
         return labels;
     }
 
     /** Labels of a component's objects (scheduler or extender). */
-    public static Map<String, String> component(String profileName, String profileNamespace, String component) {
-        Map<String, String> labels = common(profileName, profileNamespace);
+    public static Map<String, String> component(String profileName, String component) {
+        Map<String, String> labels = common(profileName);
         labels.put(NAME, component.equals(COMPONENT_SCHEDULER) ? "kube-scheduler" : "schedulerops-extender");
         labels.put(COMPONENT, component);
         return labels;

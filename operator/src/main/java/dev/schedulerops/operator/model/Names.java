@@ -4,15 +4,31 @@ import dev.schedulerops.operator.api.Defaults;
 import java.util.List;
 
 /**
- * Names of everything rendered for one profile, in one place. Namespaced objects are named after the profile;
- * cluster-scoped ones (and the RoleBinding in kube-system) also carry the profile's namespace, so that profiles of
- * the same name in different namespaces never collide.
+ * Names of everything rendered for one profile, in one place. Profiles are cluster-scoped, so their names are unique
+ * in the cluster; every namespaced object goes into the operator's workload namespace ({@code namespace}, chosen by
+ * the installer, never a team's) and is named after the profile; cluster-scoped ones (and the RoleBinding in
+ * kube-system) are named {@code schedulerops:<profile>:<purpose>}.
+ *
+ * @param profile the SchedulerProfile's name
+ * @param namespace the operator's workload namespace, where every namespaced object of the profile lives
  */
 public record Names(String profile, String namespace) {
 
     public static final String KUBE_SYSTEM = "kube-system";
-    public static final String KUBE_SCHEDULER_CLUSTER_ROLE = "system:kube-scheduler";
+    /**
+     * What every profile's scheduler is bound to: {@code system:kube-scheduler} without its rules on the default
+     * scheduler's own lease and endpoints (named {@code kube-scheduler}), so that a secondary scheduler, even a
+     * compromised one, cannot take the default scheduler's lease. Shipped with the install (deploy/rbac), so the
+     * operator needs only {@code bind} on it, not the powers it grants.
+     */
+    public static final String SCHEDULER_CLUSTER_ROLE = "schedulerops:kube-scheduler";
+
     public static final String VOLUME_SCHEDULER_CLUSTER_ROLE = "system:volume-scheduler";
+    /** The extender's node reads (its node cache), shipped with the install. */
+    public static final String EXTENDER_NODES_CLUSTER_ROLE = "schedulerops:extender-nodes";
+    /** The extender's Bind verb: create pods/binding and read the pod it binds, shipped with the install. */
+    public static final String EXTENDER_BINDER_CLUSTER_ROLE = "schedulerops:extender-binder";
+
     public static final String AUTH_READER_ROLE = "extension-apiserver-authentication-reader";
     public static final String CONFIG_FILE = "config.yaml";
     public static final String CONFIG_MOUNT_PATH = "/etc/kubernetes/scheduler";
@@ -62,7 +78,7 @@ public record Names(String profile, String namespace) {
     }
 
     public String clusterScoped(String suffix) {
-        return "schedulerops:" + namespace + ":" + profile + ":" + suffix;
+        return "schedulerops:" + profile + ":" + suffix;
     }
 
     public String kubeSchedulerBinding() {
@@ -73,8 +89,12 @@ public record Names(String profile, String namespace) {
         return clusterScoped("volume-scheduler");
     }
 
-    public String extenderClusterRole() {
-        return clusterScoped("extender");
+    public String extenderNodesBinding() {
+        return clusterScoped("extender-nodes");
+    }
+
+    public String extenderBinderBinding() {
+        return clusterScoped("extender-binder");
     }
 
     public String authReaderBinding() {
@@ -118,9 +138,9 @@ public record Names(String profile, String namespace) {
     }
 
     /** The DNS names the extender's serving certificate is valid for. */
-    public java.util.List<String> extenderDnsNames() {
+    public List<String> extenderDnsNames() {
         String svc = extender();
-        return java.util.List.of(
+        return List.of(
                 svc,
                 svc + "." + namespace,
                 svc + "." + namespace + ".svc",

@@ -113,12 +113,23 @@ public record ResolvedProfile(
         }
     }
 
+    /**
+     * The profile resolved for the default workload namespace ({@link ClusterFacts#DEFAULT_WORKLOAD_NAMESPACE}): for
+     * callers that read no namespaced names (validation, the config's flags).
+     */
     public static ResolvedProfile of(SchedulerProfile profile) {
+        return of(profile, ClusterFacts.DEFAULT_WORKLOAD_NAMESPACE);
+    }
+
+    /**
+     * @param workloadNamespace where the profile's namespaced objects go (see {@link ClusterFacts#workloadNamespace})
+     */
+    public static ResolvedProfile of(SchedulerProfile profile, String workloadNamespace) {
         SchedulerProfileSpec spec = profile.getSpec() == null ? new SchedulerProfileSpec() : profile.getSpec();
         ExtenderSpec ext = spec.getExtender() == null ? new ExtenderSpec() : spec.getExtender();
         List<Verb> verbList = spec.getVerbs() == null || spec.getVerbs().isEmpty() ? Defaults.VERBS : spec.getVerbs();
         return new ResolvedProfile(
-                new Names(profile.getMetadata().getName(), profile.getMetadata().getNamespace()),
+                new Names(profile.getMetadata().getName(), workloadNamespace),
                 profile.effectiveSchedulerName(),
                 spec.getLabelKey(),
                 EnumSet.copyOf(verbList),

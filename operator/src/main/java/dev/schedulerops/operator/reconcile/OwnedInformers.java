@@ -24,10 +24,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Informers on every {@link OwnedKind} (selected by the managed-by label), on the pods of the profiles' Deployments
- * (same label: their status says why a Deployment is not available) and on Nodes. Any change to an
- * owned object, including a hand edit or deletion, reconciles the profile named by the object's profile labels; every
- * object carries them, cluster-scoped ones included, so one mapper serves all types. The caches also answer "did this
- * exist before?" without API calls.
+ * (same label: their status says why a Deployment is not available) and on Nodes. Namespaced kinds are watched in the
+ * workload namespace only (and kube-system for the kinds a profile puts there): no team can create objects there, so
+ * nothing a team labels is ever cached, and the operator needs no cluster-wide access to namespaced kinds. Any change
+ * to an owned object, including a hand edit or deletion, reconciles the profile named by the object's profile label;
+ * every object carries it, cluster-scoped ones included, so one mapper serves all types. The caches also answer "did
+ * this exist before?" without API calls.
  */
 public final class OwnedInformers {
 
@@ -40,10 +42,9 @@ public final class OwnedInformers {
     /** The node count at the last node event, for {@link #nodeCountChanged}. */
     private final AtomicInteger lastNodeCount = new AtomicInteger(-1);
 
-    private OwnedInformers(EventSourceContext<SchedulerProfile> context) {
-        Optional<Set<String>> watched = watchedNamespaces(context);
+    private OwnedInformers(EventSourceContext<SchedulerProfile> context, String workloadNamespace) {
         for (OwnedKind kind : OwnedKind.values()) {
-            owned.put(kind.type(), ownedInformer(kind, informerNamespaces(kind, watched), context));
+            owned.put(kind.type(), ownedInformer(kind, informerNamespaces(kind, workloadNamespace), context));
         }
         // Only label changes, and nodes joining or leaving, concern profiles; NodeEvents says which ones.
         InformerEventSourceConfiguration<Node> nodeConfig = InformerEventSourceConfiguration.from(
@@ -57,7 +58,7 @@ public final class OwnedInformers {
                         NodeEvents.concerned(context.getPrimaryCache().list(), this::nodesLabelled, nodeCountChanged()))
                 .build();
         nodes = new InformerEventSource<>(nodeConfig, context);
-        pods = podInformer(watched, context);
+        pods = podInformer(workloadNamespace, context);
     }
 
     /**
@@ -65,7 +66,7 @@ public final class OwnedInformers {
      * status change reconciles the profile: that is where a pull failure, a crash or an unschedulable pod shows.
      */
     private static InformerEventSource<Pod, SchedulerProfile> podInformer(
-            Optional<Set<String>> watched, EventSourceContext<SchedulerProfile> context) {
+            String workloadNamespace, EventSourceContext<SchedulerProfile> context) {
         InformerEventSourceConfiguration.Builder<Pod> builder = InformerEventSourceConfiguration.from(
                         Pod.class, SchedulerProfile.class)
                 .withName("pods")
@@ -73,7 +74,8 @@ public final class OwnedInformers {
                 .withLabelSelector(MANAGED_SELECTOR)
                 .withOnUpdateFilter((newPod, oldPod) -> !Objects.equals(newPod.getStatus(), oldPod.getStatus()))
                 .withSecondaryToPrimaryMapper(OwnedInformers::profileOf);
-        return new InformerEventSource<>(in(builder, watched).build(), context);
+        return new InformerEventSource<>(
+                in(builder, Optional.of(Set.of(workloadNamespace))).build(), context);
     }
 
     /** The builder set to watch {@code namespaces}, or all namespaces when empty. */
@@ -82,8 +84,9 @@ public final class OwnedInformers {
         return namespaces.isEmpty() ? builder.withWatchAllNamespaces() : builder.withNamespaces(namespaces.get());
     }
 
-    public static OwnedInformers create(EventSourceContext<SchedulerProfile> context) {
-        return new OwnedInformers(context);
+    /** @param workloadNamespace where the profiles' namespaced objects live */
+    public static OwnedInformers create(EventSourceContext<SchedulerProfile> context, String workloadNamespace) {
+        return new OwnedInformers(context, workloadNamespace);
     }
 
     @SuppressWarnings("unchecked")
@@ -99,41 +102,27 @@ public final class OwnedInformers {
         return new InformerEventSource<>(in(builder, namespaces).build(), context);
     }
 
-    /** The namespaces the controller watches, or empty when it watches all of them. */
-    static Optional<Set<String>> watchedNamespaces(EventSourceContext<SchedulerProfile> context) {
-        var informerConfig = context.getControllerConfiguration().getInformerConfig();
-        if (informerConfig.watchAllNamespaces()) {
-            return Optional.empty();
-        }
-        return Optional.of(Set.copyOf(informerConfig.getNamespaces()));
-    }
-
     /**
-     * Where the informer of {@code kind} lists and watches: everywhere when the controller watches all namespaces (one
-     * cluster-wide watch); else only the watched namespaces, plus kube-system for the kinds a profile puts there (the
-     * RoleBinding to the authentication reader), so that the operator needs no cluster-wide list on namespaced kinds
-     * and its namespaced RBAC suffices. Cluster-scoped kinds are always watched cluster-wide.
+     * Where the informer of {@code kind} lists and watches: cluster-scoped kinds cluster-wide; namespaced kinds in the
+     * workload namespace only, plus kube-system for the kinds a profile puts there (the RoleBinding to the
+     * authentication reader), so that the operator's Roles there suffice.
      */
-    static Optional<Set<String>> informerNamespaces(OwnedKind kind, Optional<Set<String>> watched) {
-        if (watched.isEmpty() || kind.scope() == OwnedKind.Scope.CLUSTER) {
+    static Optional<Set<String>> informerNamespaces(OwnedKind kind, String workloadNamespace) {
+        if (kind.scope() == OwnedKind.Scope.CLUSTER) {
             return Optional.empty();
         }
-        Set<String> namespaces = new java.util.TreeSet<>(watched.get());
+        Set<String> namespaces = new java.util.TreeSet<>(Set.of(workloadNamespace));
         if (kind.alsoInKubeSystem()) {
             namespaces.add(Names.KUBE_SYSTEM);
         }
         return Optional.of(Set.copyOf(namespaces));
     }
 
-    /** The profile an owned object belongs to, from its profile labels. */
+    /** The (cluster-scoped) profile an owned object belongs to, from its profile label. */
     static Set<ResourceID> profileOf(HasMetadata object) {
         Map<String, String> labels = object.getMetadata().getLabels();
-        if (labels == null) {
-            return Set.of();
-        }
-        String name = labels.get(Labels.PROFILE);
-        String namespace = labels.get(Labels.PROFILE_NAMESPACE);
-        return name == null || namespace == null ? Set.of() : Set.of(new ResourceID(name, namespace));
+        String name = labels == null ? null : labels.get(Labels.PROFILE);
+        return name == null ? Set.of() : Set.of(new ResourceID(name));
     }
 
     public List<EventSource<?, SchedulerProfile>> eventSources() {
@@ -188,9 +177,7 @@ public final class OwnedInformers {
 
     private static boolean carriesProfileLabels(HasMetadata object, Names names) {
         Map<String, String> labels = object.getMetadata().getLabels();
-        return labels != null
-                && names.profile().equals(labels.get(Labels.PROFILE))
-                && names.namespace().equals(labels.get(Labels.PROFILE_NAMESPACE));
+        return labels != null && names.profile().equals(labels.get(Labels.PROFILE));
     }
 
     /** The cached pods of one component (extender or scheduler) of a profile. */

@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
@@ -33,8 +32,7 @@ public enum OwnedKind {
     CONFIG_MAP(ConfigMap.class, Scope.NAMESPACED, EnumSet.of(Stage.SCHEDULER), false),
     CLUSTER_ROLE_BINDING(ClusterRoleBinding.class, Scope.CLUSTER, EnumSet.of(Stage.EXTENDER), false),
     ROLE_BINDING(RoleBinding.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), true),
-    CLUSTER_ROLE(ClusterRole.class, Scope.CLUSTER, EnumSet.of(Stage.EXTENDER), false),
-    ROLE(Role.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), true),
+    ROLE(Role.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), false),
     SERVICE_ACCOUNT(ServiceAccount.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER), false),
     /** The TLS Secrets: written by {@code ProfileTls} before stage 1, not rendered (the renderer never sees keys). */
     SECRET(Secret.class, Scope.NAMESPACED, EnumSet.of(Stage.EXTENDER, Stage.SCHEDULER), false);
@@ -78,9 +76,8 @@ public enum OwnedKind {
     }
 
     /**
-     * Whether objects of this kind may live in kube-system rather than the profile's namespace (the RoleBinding to
-     * the authentication reader); owner references cannot reach them, so teardown deletes them with the cluster-scoped
-     * objects.
+     * Whether objects of this kind may live in kube-system rather than the workload namespace (the RoleBinding to the
+     * authentication reader); teardown deletes them with the cluster-scoped objects, after the workloads.
      */
     public boolean alsoInKubeSystem() {
         return alsoInKubeSystem;

@@ -9,13 +9,20 @@ import java.time.temporal.ChronoUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Kubernetes Events on a SchedulerProfile (`kubectl describe` shows them). Best effort: a failure is only logged. */
+/**
+ * Kubernetes Events on a SchedulerProfile (`kubectl describe` shows them). Best effort: a failure is only logged. A
+ * profile is cluster-scoped, and the API server accepts core/v1 events about a cluster-scoped object only in the
+ * {@code default} namespace ({@link #NAMESPACE}), so the operator creates events there, and only there.
+ */
 public final class ProfileEvents {
     private static final String COMPONENT = "schedulerops-operator";
     private static final String NORMAL = "Normal";
     private static final String WARNING = "Warning";
 
     private static final Logger LOG = LoggerFactory.getLogger(ProfileEvents.class);
+
+    /** Where events about cluster-scoped objects live (the API server's validation of core/v1 events). */
+    public static final String NAMESPACE = "default";
 
     private final KubernetesClient client;
     private final String instance;
@@ -34,7 +41,7 @@ public final class ProfileEvents {
     }
 
     private void record(SchedulerProfile profile, String type, String reason, String message) {
-        String namespace = profile.getMetadata().getNamespace();
+        String namespace = NAMESPACE;
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         Event event = new EventBuilder()
                 .withNewMetadata()
@@ -46,7 +53,6 @@ public final class ProfileEvents {
                 .withApiVersion(SchedulerProfile.API_VERSION)
                 .withKind(SchedulerProfile.KIND)
                 .withName(profile.getMetadata().getName())
-                .withNamespace(namespace)
                 .withUid(profile.getMetadata().getUid())
                 .withResourceVersion(profile.getMetadata().getResourceVersion())
                 .endInvolvedObject()
@@ -62,21 +68,15 @@ public final class ProfileEvents {
                 .withLastTimestamp(now)
                 .withCount(1)
                 .build();
-        LOG.info(
-                "event {} {} on {}/{}: {}",
-                type,
-                reason,
-                namespace,
-                profile.getMetadata().getName(),
-                message);
+        LOG.info("event {} {} on {}: {}", type, reason, profile.getMetadata().getName(), message);
         try {
             client.v1().events().inNamespace(namespace).resource(event).create();
         } catch (RuntimeException e) {
             LOG.warn(
-                    "could not record event {} on {}/{}",
+                    "could not record event {} on {} in {}",
                     reason,
-                    namespace,
                     profile.getMetadata().getName(),
+                    namespace,
                     e);
         }
     }

@@ -134,8 +134,7 @@ final class ProfileRollout {
      * extender while it still runs.
      */
     private void prune(SchedulerProfile profile, DesiredState state) {
-        Names names =
-                new Names(profile.getMetadata().getName(), profile.getMetadata().getNamespace());
+        Names names = state.names();
         Set<String> keep = new HashSet<>();
         state.all().forEach(object -> keep.add(identity(object)));
         if (state.tlsMode().enabled()) {

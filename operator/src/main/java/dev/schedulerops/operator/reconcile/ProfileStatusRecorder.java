@@ -65,7 +65,6 @@ final class ProfileStatusRecorder {
         SchedulerProfile patch = new SchedulerProfile();
         patch.setMetadata(new ObjectMetaBuilder()
                 .withName(profile.getMetadata().getName())
-                .withNamespace(profile.getMetadata().getNamespace())
                 .build());
         patch.setStatus(status);
         client.resource(patch)

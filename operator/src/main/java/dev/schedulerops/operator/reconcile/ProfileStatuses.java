@@ -142,15 +142,19 @@ public final class ProfileStatuses {
         if (o.conflict().isPresent()) {
             SchedulerNameConflicts.Conflict conflict = o.conflict().get();
             String message = "schedulerName '" + conflict.schedulerName() + "' is already claimed by the older"
-                    + " SchedulerProfile " + conflict.holder() + "; choose another spec.schedulerName."
+                    + " SchedulerProfile '" + conflict.holder() + "'; choose another spec.schedulerName."
                     + " Nothing was rolled out for this profile.";
             configValid = condition(CONFIG_VALID, false, REASON_CONFLICT, message, generation);
             ready = condition(READY, false, REASON_CONFLICT, message, generation);
         } else if (o.rendered() instanceof RenderResult.Invalid invalid) {
-            String message = (invalid.refusal() == RenderResult.Refusal.INVALID_CONFIG
-                            ? "The profile is invalid; running objects are left unchanged: "
-                            : "")
-                    + String.join("; ", invalid.errors());
+            String message =
+                    switch (invalid.refusal()) {
+                                case INVALID_CONFIG -> "The profile is invalid; running objects are left unchanged: ";
+                                case IMAGE_NOT_ALLOWED -> "The profile names an image this installation does not allow;"
+                                        + " running objects are left unchanged: ";
+                                default -> "";
+                            }
+                            + String.join("; ", invalid.errors());
             String reason = invalid.refusal().reason();
             configValid = condition(CONFIG_VALID, false, reason, message, generation);
             ready = condition(READY, false, reason, message, generation);

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Deletes what a profile became, in the reverse of the rollout order: the scheduler (its stage's objects), then the
- * extender and the namespaced RBAC, then the cluster-scoped RBAC and the RoleBinding in kube-system (which no owner
- * reference can reach). The steps are derived from {@link OwnedKind}. Each step starts only once the previous step's
+ * extender and the namespaced RBAC, then the cluster-scoped RBAC and the RoleBinding in kube-system (all owned by the
+ * profile too, so garbage collection would remove them, but in no particular order). The steps are derived from {@link OwnedKind}. Each step starts only once the previous step's
  * objects are gone; Deployments are deleted in the foreground, so "gone" includes their pods. Objects are found by the
  * profile labels, so teardown works even when the profile no longer renders. Lists and deletes one by one: the
  * ClusterRole grants no deletecollection.
@@ -46,15 +46,18 @@ public final class ProfileTeardown {
     }
 
     private final KubernetesClient client;
+    private final String namespace;
 
-    public ProfileTeardown(KubernetesClient client) {
+    /** @param namespace the workload namespace */
+    public ProfileTeardown(KubernetesClient client, String namespace) {
         this.client = client;
+        this.namespace = namespace;
     }
 
     /**
-     * The steps for a profile in {@code namespace}: the scheduler stage's kinds of the scheduler component, then every
-     * namespaced kind in the profile's namespace, then the cluster-scoped kinds and the kinds that may live in
-     * kube-system.
+     * The steps for the profiles of the workload namespace {@code namespace}: the scheduler stage's kinds of the
+     * scheduler component, then every namespaced kind in the workload namespace, then the cluster-scoped kinds and the
+     * kinds that may live in kube-system.
      */
     public static List<List<Selector>> steps(String namespace) {
         List<Selector> scheduler = new ArrayList<>();
@@ -78,9 +81,8 @@ public final class ProfileTeardown {
 
     /** One step further; true once nothing is left. Call again (later) while it returns false. */
     public boolean advance(SchedulerProfile profile) {
-        String namespace = profile.getMetadata().getNamespace();
         Map<String, String> labels =
-                Map.of(Labels.PROFILE, profile.getMetadata().getName(), Labels.PROFILE_NAMESPACE, namespace);
+                Map.of(Labels.PROFILE, profile.getMetadata().getName());
         for (List<Selector> step : steps(namespace)) {
             List<HasMetadata> found = new ArrayList<>();
             for (Selector selector : step) {

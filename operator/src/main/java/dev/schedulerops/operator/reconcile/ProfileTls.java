@@ -89,7 +89,7 @@ final class ProfileTls {
             rotatedFor = requested;
         }
         if (action != RotationPolicy.Action.KEEP) {
-            LOG.info("TLS of {}/{}: {}", names.namespace(), names.profile(), action);
+            LOG.info("TLS of {}: {}", names.profile(), action);
             events.normal(profile, "Certificates", message(action));
         }
 
@@ -182,7 +182,7 @@ final class ProfileTls {
                 .withNewMetadata()
                 .withName(name)
                 .withNamespace(p.names().namespace())
-                .withLabels(Labels.component(p.names().profile(), p.names().namespace(), component))
+                .withLabels(Labels.component(p.names().profile(), component))
                 .withAnnotations(annotations)
                 .endMetadata()
                 .withType("Opaque")

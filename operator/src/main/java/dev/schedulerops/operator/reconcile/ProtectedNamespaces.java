@@ -5,13 +5,14 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Namespaces the operator renders nothing into: a profile there is refused (ConfigValid=False, Stalled) and no object
- * is created for it. The default protects the control plane's namespaces; the operator's configuration
- * (SCHEDULEROPS_PROTECTED_NAMESPACES, Helm value {@code protectedNamespaces}) replaces the list.
+ * Namespaces the operator renders no workload into: when the installer chose one of them as the workload namespace,
+ * every profile is refused (ConfigValid=False, Stalled, reason ProtectedNamespace) and nothing is created. The default
+ * protects the control plane's namespaces; the operator's configuration (SCHEDULEROPS_PROTECTED_NAMESPACES, Helm value
+ * {@code protectedNamespaces}) replaces the list.
  *
  * <p>The one object the operator itself puts into kube-system for any profile, the RoleBinding that lets the scheduler
- * read {@code extension-apiserver-authentication}, is not "rendering into" kube-system in this sense: it belongs to a
- * profile that lives elsewhere.
+ * read {@code extension-apiserver-authentication}, is not "rendering into" kube-system in this sense: it grants a read
+ * to a ServiceAccount of the workload namespace.
  */
 public record ProtectedNamespaces(Set<String> names) {
     public static final Set<String> DEFAULT = Set.of("kube-system", "kube-public", "kube-node-lease");
@@ -24,14 +25,19 @@ public record ProtectedNamespaces(Set<String> names) {
         return new ProtectedNamespaces(DEFAULT);
     }
 
-    /** Why a profile in {@code namespace} is refused, or empty when the namespace is not protected. */
-    public Optional<String> refusal(String namespace) {
-        if (namespace == null || !names.contains(namespace)) {
+    /**
+     * Why profiles are refused when {@code workloadNamespace} is the workload namespace, or empty when it is not
+     * protected.
+     */
+    public Optional<String> refusal(String workloadNamespace) {
+        if (workloadNamespace == null || !names.contains(workloadNamespace)) {
             return Optional.empty();
         }
-        return Optional.of("namespace '" + namespace + "' is protected: the operator creates nothing in "
-                + String.join(", ", new TreeSet<>(names))
-                + " (operator setting SCHEDULEROPS_PROTECTED_NAMESPACES, Helm value protectedNamespaces);"
-                + " delete this SchedulerProfile and create it in an ordinary namespace");
+        return Optional.of(
+                "the operator's workload namespace '" + workloadNamespace + "' is protected: the operator"
+                        + " creates no scheduler in " + String.join(", ", new TreeSet<>(names))
+                        + " (operator setting SCHEDULEROPS_PROTECTED_NAMESPACES, Helm value protectedNamespaces). An"
+                        + " administrator must install the operator with another workload namespace"
+                        + " (SCHEDULEROPS_WORKLOAD_NAMESPACE, Helm value workloadNamespace); the profile itself needs no change");
     }
 }

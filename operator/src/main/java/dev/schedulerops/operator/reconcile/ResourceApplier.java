@@ -55,9 +55,9 @@ public final class ResourceApplier {
     /** Applies {@code desired}, which must be of an {@link OwnedKind} (else it would go unwatched and never torn down). */
     public Applied apply(SchedulerProfile owner, HasMetadata desired) {
         OwnedKind.of(desired);
-        if (owner.getMetadata().getNamespace().equals(desired.getMetadata().getNamespace())) {
-            desired.getMetadata().setOwnerReferences(List.of(ownerReference(owner)));
-        }
+        // The profile is cluster-scoped, so it can own every object, namespaced or not: garbage collection is the
+        // backstop behind ProfileTeardown's ordered deletion.
+        desired.getMetadata().setOwnerReferences(List.of(ownerReference(owner)));
         AlreadyApplied.stamp(desired);
         HasMetadata before = informers.cached(desired).orElse(null);
         if (AlreadyApplied.in(before, desired)) {

@@ -4,22 +4,21 @@ import dev.schedulerops.operator.api.SchedulerProfile;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
  * Two profiles may not claim the same schedulerName: two kube-schedulers would race for the same pods. The oldest
- * profile keeps the name (on a creation-time tie, the smaller namespace/name), every other one is refused.
+ * profile keeps the name (on a creation-time tie, the smaller name), every other one is refused.
  */
 public final class SchedulerNameConflicts {
 
-    /** The order in which profiles claim a name: older first, then by namespace/name. */
+    /** The order in which profiles claim a name: older first, then by name. */
     static final Comparator<SchedulerProfile> CLAIM_ORDER =
             Comparator.comparing(SchedulerNameConflicts::createdAt).thenComparing(SchedulerNameConflicts::key);
 
     private SchedulerNameConflicts() {}
 
-    /** {@code holder} ("namespace/name"), an older profile, already claims {@code schedulerName}. */
+    /** {@code holder}, the name of an older profile, already claims {@code schedulerName}. */
     public record Conflict(String schedulerName, String holder) {}
 
     /** The conflict that refuses {@code profile}, if any. */
@@ -38,8 +37,7 @@ public final class SchedulerNameConflicts {
     }
 
     static String key(SchedulerProfile profile) {
-        return Objects.toString(profile.getMetadata().getNamespace(), "") + "/"
-                + profile.getMetadata().getName();
+        return profile.getMetadata().getName();
     }
 
     private static Instant createdAt(SchedulerProfile profile) {

@@ -101,12 +101,12 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
     @Override
     public List<EventSource<?, SchedulerProfile>> prepareEventSources(EventSourceContext<SchedulerProfile> context) {
-        informers = OwnedInformers.create(context);
+        informers = OwnedInformers.create(context, facts.workloadNamespace());
         ResourceApplier applier = new ResourceApplier(context.getClient(), informers);
         rollout = new ProfileRollout(applier, events, slots);
         tls = new ProfileTls(applier, informers, events, new CertificateIssuer(), Clock.systemUTC());
         statuses = new ProfileStatusRecorder(context.getClient(), events, Clock.systemUTC());
-        teardown = new ProfileTeardown(context.getClient());
+        teardown = new ProfileTeardown(context.getClient(), facts.workloadNamespace());
         profiles = context.getPrimaryCache();
         wakeUps = new SimpleInboundEventSource<>("wake-ups");
         slots.onTurn(wakeUps::propagateEvent);
@@ -118,15 +118,14 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     @Override
     public UpdateControl<SchedulerProfile> reconcile(SchedulerProfile profile, Context<SchedulerProfile> context) {
         // Observe: what runs now.
-        Names names =
-                new Names(profile.getMetadata().getName(), profile.getMetadata().getNamespace());
+        Names names = new Names(profile.getMetadata().getName(), facts.workloadNamespace());
         Deployment observedExtender = cachedDeployment(names.extender(), names.namespace());
         Deployment observedScheduler = cachedDeployment(names.scheduler(), names.namespace());
         String labelKey = profile.getSpec() == null ? null : profile.getSpec().getLabelKey();
         int labelledNodes = labelKey == null ? 0 : (int) informers.nodesLabelled(labelKey);
 
-        // Validate: refuse a protected namespace, render (which validates), and refuse a schedulerName an older
-        // profile holds.
+        // Validate: refuse a protected workload namespace, render (which validates, and refuses images the installation
+        // does not allow), and refuse a schedulerName an older profile holds.
         ClusterFacts factsNow = currentFacts();
         RenderResult rendered = render(profile, factsNow);
         Optional<SchedulerNameConflicts.Conflict> conflict = SchedulerNameConflicts.conflictOf(
@@ -137,8 +136,11 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         if (conflict.isEmpty() && rendered instanceof RenderResult.Valid) {
             // TLS: the Secrets are written before stage 1, and the hashes of what they hold roll the pods.
             try {
-                TlsFacts tlsFacts =
-                        tls.ensure(profile, ResolvedProfile.of(profile), observedExtender, observedScheduler);
+                TlsFacts tlsFacts = tls.ensure(
+                        profile,
+                        ResolvedProfile.of(profile, factsNow.workloadNamespace()),
+                        observedExtender,
+                        observedScheduler);
                 rendered = ProfileRenderer.render(profile, factsNow, tlsFacts);
             } catch (ProfileTls.Refused refused) {
                 LOG.warn("{}", refused.failure().message());
@@ -194,14 +196,16 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         }
     }
 
-    /** What the profile renders to, or, in a protected namespace, a refusal that touches nothing. */
+    /**
+     * What the profile renders to, or, when the installer chose a protected namespace as the workload namespace, a
+     * refusal that touches nothing.
+     */
     RenderResult render(SchedulerProfile profile) {
         return render(profile, currentFacts());
     }
 
     private RenderResult render(SchedulerProfile profile, ClusterFacts factsNow) {
-        Optional<String> refusal =
-                protectedNamespaces.refusal(profile.getMetadata().getNamespace());
+        Optional<String> refusal = protectedNamespaces.refusal(factsNow.workloadNamespace());
         if (refusal.isPresent()) {
             return new RenderResult.Invalid(List.of(refusal.get()), RenderResult.Refusal.PROTECTED_NAMESPACE);
         }
@@ -226,10 +230,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         slots.release(ResourceID.fromResource(profile));
         try {
             if (teardown.advance(profile)) {
-                LOG.info(
-                        "everything of {}/{} is deleted",
-                        profile.getMetadata().getNamespace(),
-                        profile.getMetadata().getName());
+                LOG.info("everything of {} is deleted", profile.getMetadata().getName());
                 return DeleteControl.defaultDelete();
             }
             return DeleteControl.noFinalizerRemoval().rescheduleAfter(TEARDOWN_POLL_MILLIS);

@@ -3,6 +3,7 @@ package dev.schedulerops.operator.render;
 import dev.schedulerops.operator.api.Defaults;
 import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -12,6 +13,7 @@ import java.util.List;
 /**
  * Everything one valid profile becomes, split into the two rollout stages.
  *
+ * @param names the names of the profile's objects, and the workload namespace they live in
  * @param extenderStage ServiceAccounts, RBAC, the extender Deployment, its Service and PodDisruptionBudget: applied
  *     first
  * @param schedulerStage the scheduler ConfigMap and Deployment: applied only once the extender Deployment is
@@ -23,6 +25,7 @@ import java.util.List;
  * @param bundledExtender whether the bundled extender runs (false: plugins only, no extender stage to wait for)
  */
 public record DesiredState(
+        Names names,
         List<HasMetadata> extenderStage,
         List<HasMetadata> schedulerStage,
         String schedulerConfigYaml,
@@ -39,6 +42,7 @@ public record DesiredState(
 
     /** With the default TLS mode. */
     public DesiredState(
+            Names names,
             List<HasMetadata> extenderStage,
             List<HasMetadata> schedulerStage,
             String schedulerConfigYaml,
@@ -46,6 +50,7 @@ public record DesiredState(
             String schedulerImage,
             String extenderImage) {
         this(
+                names,
                 extenderStage,
                 schedulerStage,
                 schedulerConfigYaml,

@@ -77,7 +77,7 @@ final class ExtenderRenderer {
                 .endStrategy()
                 .withNewTemplate()
                 .withNewMetadata()
-                .withLabels(Labels.component(p.names().profile(), p.names().namespace(), Labels.COMPONENT_EXTENDER))
+                .withLabels(Labels.component(p.names().profile(), Labels.COMPONENT_EXTENDER))
                 .withAnnotations(podAnnotations)
                 .endMetadata()
                 .withNewSpec()

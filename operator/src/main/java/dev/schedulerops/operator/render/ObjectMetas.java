@@ -13,11 +13,11 @@ final class ObjectMetas {
         return new ObjectMetaBuilder()
                 .withName(name)
                 .withNamespace(namespace)
-                .withLabels(Labels.component(p.names().profile(), p.names().namespace(), component))
+                .withLabels(Labels.component(p.names().profile(), component))
                 .build();
     }
 
-    /** A namespaced object of the profile's namespace. */
+    /** A namespaced object in the workload namespace. */
     static ObjectMeta of(ResolvedProfile p, String name, String component) {
         return of(p, name, p.names().namespace(), component);
     }

@@ -38,10 +38,15 @@ public final class ProfileRenderer {
         if (!fieldErrors.isEmpty()) {
             return new RenderResult.Invalid(fieldErrors);
         }
-        ResolvedProfile resolved = ResolvedProfile.of(profile); // the one resolution of this profile
+        // the one resolution of this profile
+        ResolvedProfile resolved = ResolvedProfile.of(profile, facts.workloadNamespace());
         List<String> pluginErrors = ProfileValidator.validate(resolved, facts);
         if (!pluginErrors.isEmpty()) {
             return new RenderResult.Invalid(pluginErrors);
+        }
+        List<String> imageRefusals = facts.images().refusals(resolved);
+        if (!imageRefusals.isEmpty()) {
+            return new RenderResult.Invalid(imageRefusals, RenderResult.Refusal.IMAGE_NOT_ALLOWED);
         }
         return new RenderResult.Valid(desiredState(resolved, facts, tls));
     }
@@ -67,6 +72,7 @@ public final class ProfileRenderer {
         extenderStage.forEach(ProfileRenderer::stampTemplateHash);
         schedulerStage.forEach(ProfileRenderer::stampTemplateHash);
         return new DesiredState(
+                p.names(),
                 extenderStage,
                 schedulerStage,
                 configYaml,

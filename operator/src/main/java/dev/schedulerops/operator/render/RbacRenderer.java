@@ -6,7 +6,6 @@ import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.model.ResolvedProfile;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
@@ -17,8 +16,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Least-privilege RBAC: the scheduler gets the two system roles every kube-scheduler needs, a Role for its own lease
- * and read access to the authentication ConfigMap in kube-system; the extender gets only what its verbs use.
+ * Least-privilege RBAC, as bindings to roles the install ships (deploy/rbac/profile-roles.yaml), so the operator
+ * needs {@code bind} on them, not their powers: the scheduler gets {@link Names#SCHEDULER_CLUSTER_ROLE} (what
+ * {@code system:kube-scheduler} grants without the default scheduler's own lease) and {@code system:volume-scheduler},
+ * a Role for its own lease, and read access to the authentication ConfigMap in kube-system; the extender gets only
+ * what its verbs use (node reads for its node cache, the binder role for Bind), none at all otherwise.
  */
 final class RbacRenderer {
     private static final String RBAC_GROUP = "rbac.authorization.k8s.io";
@@ -30,7 +32,7 @@ final class RbacRenderer {
         Subject sa = serviceAccount(n.scheduler(), n.namespace());
         List<HasMetadata> objects = new ArrayList<>();
         objects.add(clusterRoleBinding(
-                p, n.kubeSchedulerBinding(), Names.KUBE_SCHEDULER_CLUSTER_ROLE, sa, Labels.COMPONENT_SCHEDULER));
+                p, n.kubeSchedulerBinding(), Names.SCHEDULER_CLUSTER_ROLE, sa, Labels.COMPONENT_SCHEDULER));
         objects.add(clusterRoleBinding(
                 p, n.volumeSchedulerBinding(), Names.VOLUME_SCHEDULER_CLUSTER_ROLE, sa, Labels.COMPONENT_SCHEDULER));
         objects.add(new RoleBuilder()
@@ -54,28 +56,18 @@ final class RbacRenderer {
     }
 
     static List<HasMetadata> extender(ResolvedProfile p) {
-        List<PolicyRule> rules = new ArrayList<>();
+        Names n = p.names();
+        Subject sa = serviceAccount(n.extender(), n.namespace());
+        List<HasMetadata> objects = new ArrayList<>();
         if (p.extenderNeedsNodeCache()) {
-            rules.add(rule("", "nodes", List.of(), "get", "list", "watch"));
+            objects.add(clusterRoleBinding(
+                    p, n.extenderNodesBinding(), Names.EXTENDER_NODES_CLUSTER_ROLE, sa, Labels.COMPONENT_EXTENDER));
         }
         if (p.has(Verb.BIND)) {
-            rules.add(rule("", "pods/binding", List.of(), "create"));
+            objects.add(clusterRoleBinding(
+                    p, n.extenderBinderBinding(), Names.EXTENDER_BINDER_CLUSTER_ROLE, sa, Labels.COMPONENT_EXTENDER));
         }
-        if (rules.isEmpty()) {
-            return List.of();
-        }
-        Names n = p.names();
-        return List.of(
-                new ClusterRoleBuilder()
-                        .withMetadata(ObjectMetas.of(p, n.extenderClusterRole(), null, Labels.COMPONENT_EXTENDER))
-                        .withRules(rules)
-                        .build(),
-                clusterRoleBinding(
-                        p,
-                        n.extenderClusterRole(),
-                        n.extenderClusterRole(),
-                        serviceAccount(n.extender(), n.namespace()),
-                        Labels.COMPONENT_EXTENDER));
+        return objects;
     }
 
     private static HasMetadata clusterRoleBinding(

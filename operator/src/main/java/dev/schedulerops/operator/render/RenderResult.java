@@ -29,8 +29,10 @@ public sealed interface RenderResult {
     enum Refusal {
         /** The spec breaks a rule (the CRD's, kube-scheduler's or the operator's). */
         INVALID_CONFIG("InvalidConfig"),
-        /** The profile is in a namespace the operator renders nothing into. */
+        /** The operator's workload namespace is one it must render nothing into (an installation mistake). */
         PROTECTED_NAMESPACE("ProtectedNamespace"),
+        /** The profile names an image outside the repositories the installation allows. */
+        IMAGE_NOT_ALLOWED("ImageNotAllowed"),
         /** The cluster runs a Kubernetes version whose kube-scheduler rules this operator does not know. */
         UNSUPPORTED_KUBERNETES_VERSION("UnsupportedKubernetesVersion");
 

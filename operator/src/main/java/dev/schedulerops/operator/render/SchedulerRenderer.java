@@ -64,7 +64,7 @@ final class SchedulerRenderer {
                 .endSelector()
                 .withNewTemplate()
                 .withNewMetadata()
-                .withLabels(Labels.component(p.names().profile(), p.names().namespace(), Labels.COMPONENT_SCHEDULER))
+                .withLabels(Labels.component(p.names().profile(), Labels.COMPONENT_SCHEDULER))
                 .withAnnotations(annotations)
                 .endMetadata()
                 .withNewSpec()

@@ -1,6 +1,7 @@
 package dev.schedulerops.operator.runtime;
 
 import dev.schedulerops.operator.model.ClusterFacts;
+import dev.schedulerops.operator.model.ImagePolicy;
 import dev.schedulerops.operator.reconcile.ProtectedNamespaces;
 import dev.schedulerops.operator.reconcile.RolloutSlots;
 import java.io.IOException;
@@ -19,9 +20,14 @@ import java.util.stream.Collectors;
  * The operator's settings, read once at start-up from SCHEDULEROPS_* environment variables ({@code run}'s flags
  * override them).
  *
- * @param watchNamespaces namespaces whose profiles are reconciled; empty means all
+ * @param workloadNamespace where every profile's namespaced objects go (default: the operator's own namespace, else
+ *     {@link ClusterFacts#DEFAULT_WORKLOAD_NAMESPACE}); the installer's choice, never a team's namespace
+ * @param profileSelector a label selector: only the profiles it matches are reconciled (empty: all); for running
+ *     several operators side by side (a canary, shards, tests), each with its own profiles
+ * @param allowedImageRepositories the image repositories profiles may name (empty: the repository of
+ *     {@code extenderImage} and {@code schedulerImageRepository}); see {@link ImagePolicy}
  * @param leaderElection whether to take the lease before reconciling (default: on in-cluster, off elsewhere)
- * @param leaderElectionNamespace where the lease lives (default: the pod's namespace, else "default")
+ * @param leaderElectionNamespace where the lease lives (default: the workload namespace)
  * @param leaseName the lease's name
  * @param extenderImage the extender image for profiles that do not pin one
  * @param schedulerImageRepository the kube-scheduler image repository; the tag is the cluster's version
@@ -29,7 +35,7 @@ import java.util.stream.Collectors;
  *     (even "JSON" or " json") would leave it without an appender, so without any logs; recorded here to validate it
  * @param httpPort port of /healthz, /readyz and /metrics; 0 picks a free one
  * @param httpBindAddress address that server binds to
- * @param protectedNamespaces namespaces whose profiles are refused and into which nothing is rendered
+ * @param protectedNamespaces namespaces that may not be the workload namespace (profiles are refused then)
  * @param versionCheckSeconds how often the API server's version is read again (a control-plane upgrade then rolls
  *     the schedulers to the new version's image without restarting the operator)
  * @param maxConcurrentRollouts how many profiles may restart their pods at once (an upgrade of the operator changes
@@ -40,7 +46,9 @@ import java.util.stream.Collectors;
  * @param reconcileThreads how many profiles are reconciled at the same time (JOSDK's reconciliation threads)
  */
 public record OperatorConfig(
-        Set<String> watchNamespaces,
+        String workloadNamespace,
+        String profileSelector,
+        Set<String> allowedImageRepositories,
         boolean leaderElection,
         String leaderElectionNamespace,
         String leaseName,
@@ -57,7 +65,11 @@ public record OperatorConfig(
         int reconcileThreads) {
 
     // The environment variables read, also the keys of fromEnvironment's overrides.
-    public static final String ENV_WATCH_NAMESPACES = "SCHEDULEROPS_WATCH_NAMESPACES";
+    public static final String ENV_WORKLOAD_NAMESPACE = "SCHEDULEROPS_WORKLOAD_NAMESPACE";
+    public static final String ENV_PROFILE_SELECTOR = "SCHEDULEROPS_PROFILE_SELECTOR";
+    /** Comma separated repositories (or prefixes ending in /); unset or blank means {@link ImagePolicy#defaults}. */
+    public static final String ENV_ALLOWED_IMAGE_REPOSITORIES = "SCHEDULEROPS_ALLOWED_IMAGE_REPOSITORIES";
+
     public static final String ENV_LEADER_ELECTION = "SCHEDULEROPS_LEADER_ELECTION";
     public static final String ENV_LEADER_ELECTION_NAMESPACE = "SCHEDULEROPS_LEADER_ELECTION_NAMESPACE";
     public static final String ENV_EXTENDER_IMAGE = "SCHEDULEROPS_EXTENDER_IMAGE";
@@ -85,12 +97,28 @@ public record OperatorConfig(
     public static final int DEFAULT_RECONCILE_THREADS = 10;
 
     public static final String LEASE_NAME = "schedulerops-operator";
+    private static final java.util.regex.Pattern DNS_LABEL =
+            java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     public static final Path SERVICE_ACCOUNT_NAMESPACE =
             Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
 
     public OperatorConfig {
-        watchNamespaces = Set.copyOf(watchNamespaces);
+        allowedImageRepositories = Set.copyOf(allowedImageRepositories);
         protectedNamespaces = Set.copyOf(protectedNamespaces);
+        if (!DNS_LABEL.matcher(workloadNamespace).matches()) {
+            throw new IllegalArgumentException(ENV_WORKLOAD_NAMESPACE + " must be a namespace name (a DNS label), not '"
+                    + workloadNamespace + "'");
+        }
+        for (String repository : allowedImageRepositories) {
+            if (!repository.endsWith("/")
+                    && ImagePolicy.repositoryOf(repository)
+                            .filter(repository::equals)
+                            .isEmpty()) {
+                throw new IllegalArgumentException(ENV_ALLOWED_IMAGE_REPOSITORIES + ": '" + repository + "' is neither"
+                        + " an image repository without tag or digest (registry.example.com/team/image) nor a prefix"
+                        + " ending in /");
+            }
+        }
         if (!logFormat.equals("json") && !logFormat.equals("text")) {
             throw new IllegalArgumentException(ENV_LOG_FORMAT + " must be exactly json or text (lower case, as"
                     + " logback.xml reads it unchanged), not '" + logFormat + "'");
@@ -141,10 +169,14 @@ public record OperatorConfig(
     public static OperatorConfig fromEnvironment(Map<String, String> env, Supplier<Optional<String>> podNamespace) {
         Optional<String> inPod = podNamespace.get();
         boolean inCluster = inPod.isPresent() && env.containsKey("KUBERNETES_SERVICE_HOST");
+        String workloadNamespace =
+                nonBlank(env.get(ENV_WORKLOAD_NAMESPACE)).orElse(inPod.orElse(ClusterFacts.DEFAULT_WORKLOAD_NAMESPACE));
         return new OperatorConfig(
-                namespaces(env.getOrDefault(ENV_WATCH_NAMESPACES, "")),
+                workloadNamespace,
+                nonBlank(env.get(ENV_PROFILE_SELECTOR)).orElse(""),
+                namespaces(env.getOrDefault(ENV_ALLOWED_IMAGE_REPOSITORIES, "")),
                 bool(env, ENV_LEADER_ELECTION, inCluster),
-                nonBlank(env.get(ENV_LEADER_ELECTION_NAMESPACE)).orElse(inPod.orElse("default")),
+                nonBlank(env.get(ENV_LEADER_ELECTION_NAMESPACE)).orElse(workloadNamespace),
                 LEASE_NAME,
                 nonBlank(env.get(ENV_EXTENDER_IMAGE)).orElse(ClusterFacts.BuildInfo.defaultExtenderImage()),
                 nonBlank(env.get(ENV_SCHEDULER_IMAGE_REPOSITORY))
@@ -161,6 +193,13 @@ public record OperatorConfig(
                 decimal(env, ENV_API_QPS, DEFAULT_API_QPS),
                 integer(env, ENV_API_BURST, DEFAULT_API_BURST),
                 integer(env, ENV_RECONCILE_THREADS, DEFAULT_RECONCILE_THREADS));
+    }
+
+    /** The image policy: the allowed repositories, or the defaults derived from the operator's own images. */
+    public ImagePolicy imagePolicy() {
+        return allowedImageRepositories.isEmpty()
+                ? ImagePolicy.defaults(extenderImage, schedulerImageRepository)
+                : new ImagePolicy(allowedImageRepositories);
     }
 
     public static Set<String> namespaces(String commaSeparated) {

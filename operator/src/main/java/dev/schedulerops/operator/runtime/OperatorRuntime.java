@@ -46,8 +46,13 @@ public final class OperatorRuntime implements AutoCloseable {
 
     private OperatorRuntime(OperatorConfig config, KubernetesClient client, MeterBinder... moreMetrics)
             throws IOException {
-        ClusterFacts facts =
-                new ClusterFacts(serverVersion(client), config.extenderImage(), config.schedulerImageRepository());
+        ClusterFacts facts = new ClusterFacts(
+                serverVersion(client),
+                config.extenderImage(),
+                config.schedulerImageRepository(),
+                0,
+                config.workloadNamespace(),
+                config.imagePolicy());
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ClassLoaderMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
@@ -94,8 +99,8 @@ public final class OperatorRuntime implements AutoCloseable {
             }
         });
         operator.register(reconciler, overrider -> {
-            if (!config.watchNamespaces().isEmpty()) {
-                overrider.settingNamespaces(config.watchNamespaces());
+            if (!config.profileSelector().isEmpty()) {
+                overrider.withLabelSelector(config.profileSelector());
             }
         });
         this.versionWatch = new ClusterVersionWatch(
@@ -109,11 +114,14 @@ public final class OperatorRuntime implements AutoCloseable {
                 started::get,
                 registry::scrape);
         LOG.info(
-                "operator configured: kubernetes {}, watching {}, protected {}, leader election {}, http {}:{},"
+                "operator configured: kubernetes {}, workload namespace {}, reconciling {}, allowed image repositories {},"
+                        + " protected {}, leader election {}, http {}:{},"
                         + " at most {} profiles rolling at once, {} reconciling at once, API requests at most {}/s"
                         + " (burst {})",
                 facts.kubernetesVersion(),
-                config.watchNamespaces().isEmpty() ? "all namespaces" : config.watchNamespaces(),
+                config.workloadNamespace(),
+                config.profileSelector().isEmpty() ? "all profiles" : "profiles matching " + config.profileSelector(),
+                new java.util.TreeSet<>(facts.images().allowedRepositories()),
                 config.protectedNamespaces(),
                 config.leaderElection()
                         ? "on (lease " + config.leaderElectionNamespace() + "/" + config.leaseName() + ")"

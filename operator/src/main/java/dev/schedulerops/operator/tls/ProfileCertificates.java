@@ -145,7 +145,7 @@ public final class ProfileCertificates {
     }
 
     static String caName(Names names) {
-        return cn("schedulerops CA " + names.namespace() + "/" + names.profile());
+        return cn("schedulerops CA " + names.profile());
     }
 
     static String clientName(Names names) {

@@ -60,7 +60,7 @@ final class PlacementRules {
                 LocalObjectReference ref = pullSecrets.get(i);
                 if (ref.getName() == null || ref.getName().isEmpty()) {
                     errors.add(path + ".imagePullSecrets[" + i + "].name: Required value: the name of a Secret in the"
-                            + " profile's namespace");
+                            + " operator's workload namespace");
                 }
             }
         }

@@ -70,10 +70,6 @@ public final class ProfileValidator {
                     + " only lowercase letters, digits and '-', and be at most " + MAX_PROFILE_NAME_LENGTH
                     + " characters (the extender Service is named <name>-extender)");
         }
-        if (profile.getMetadata().getNamespace() == null
-                || profile.getMetadata().getNamespace().isBlank()) {
-            errors.add("metadata.namespace: Required value");
-        }
         SchedulerProfileSpec spec = profile.getSpec();
         if (spec == null) {
             errors.add("spec: Required value");

@@ -23,12 +23,17 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * The apiserver test tier: the real {@link SchedulerProfileReconciler}, in this JVM, against a {@link BareApiServer}
- * with the committed CRD, a {@link FakeDeploymentController} and a {@link FakeGarbageCollector}. One control plane and one operator serve the whole
- * test run (they are stopped when it ends, failed or not); each test gets a namespace of its own, so tests are
- * independent and may run in any order. A test method takes a {@link Tier} parameter.
+ * with the committed CRD, a {@link FakeDeploymentController} and a {@link FakeGarbageCollector}. One control plane and
+ * one operator (workload namespace {@link #WORKLOAD_NAMESPACE}) serve the whole test run (they are stopped when it
+ * ends, failed or not); each test gets an id of its own that makes its profiles' names unique, so tests are
+ * independent and may run in any order. A test method takes a {@link Tier} parameter. A test that needs an operator
+ * of its own labels its profiles {@link #OWN_OPERATOR}: the shared operator leaves those alone.
  */
 public final class ApiServerTier implements BeforeAllCallback, BeforeEachCallback, ParameterResolver {
     private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(ApiServerTier.class);
+    static final String WORKLOAD_NAMESPACE = "schedulerops-system";
+    /** The label of profiles that a test's own operator reconciles (its value selects them). */
+    static final String OWN_OPERATOR = "tier.schedulerops.dev/operator";
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -38,18 +43,13 @@ public final class ApiServerTier implements BeforeAllCallback, BeforeEachCallbac
     @Override
     public void beforeEach(ExtensionContext context) {
         String method = context.getRequiredTestMethod().getName().toLowerCase(Locale.ROOT);
-        String namespace = "t-" + method.substring(0, Math.min(40, method.length())) + "-"
+        String id = method.substring(0, Math.min(24, method.length())) + "-"
                 + UUID.randomUUID().toString().substring(0, 5);
         Shared shared = shared(context);
-        shared.client
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(namespace)
-                        .endMetadata()
-                        .build())
-                .create();
         context.getStore(STORE)
-                .put("tier", new Tier(shared.client, shared.deployments, shared.garbageCollector, namespace));
+                .put(
+                        "tier",
+                        new Tier(shared.client, shared.deployments, shared.garbageCollector, WORKLOAD_NAMESPACE, id));
     }
 
     @Override
@@ -109,18 +109,25 @@ public final class ApiServerTier implements BeforeAllCallback, BeforeEachCallbac
             try {
                 client = apiServer.client();
                 installCrd(client);
+                client.resource(new NamespaceBuilder()
+                                .withNewMetadata()
+                                .withName(WORKLOAD_NAMESPACE)
+                                .endMetadata()
+                                .build())
+                        .create();
                 deployments = new FakeDeploymentController(client);
                 garbageCollector = new FakeGarbageCollector(client);
                 String version = client.getKubernetesVersion().getGitVersion();
                 // The operator is a user of its own, so the audit log tells its requests apart (SteadyStateTest).
                 KubernetesClient operatorClient = apiServer.operatorClient();
                 SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
-                        ClusterFacts.forVersion(version.replaceAll("[+].*$", "")),
+                        ClusterFacts.forVersion(version.replaceAll("[+].*$", ""))
+                                .withWorkloadNamespace(WORKLOAD_NAMESPACE),
                         new ProfileEvents(operatorClient, "apiserver-tier"));
                 Operator operator = new Operator(o -> o.withKubernetesClient(operatorClient)
                         .withCloseClientOnStop(true)
                         .withStopOnInformerErrorDuringStartup(true));
-                operator.register(reconciler);
+                operator.register(reconciler, o -> o.withLabelSelector("!" + OWN_OPERATOR));
                 operator.start();
                 return new Shared(apiServer, client, deployments, garbageCollector, operator);
             } catch (RuntimeException e) {

@@ -46,8 +46,8 @@ class GeneratedProfilesTest {
             if (profile.getMetadata() == null) {
                 profile.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta()); // the document had none
             }
-            profile.getMetadata().setName(name);
-            profile.getMetadata().setNamespace(tier.namespace());
+            profile.getMetadata().setName(tier.name(name));
+            profile.getMetadata().setNamespace(null);
             sent++;
             try {
                 tier.client().resource(profile).create();

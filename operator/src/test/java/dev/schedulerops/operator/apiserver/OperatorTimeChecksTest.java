@@ -34,7 +34,7 @@ class OperatorTimeChecksTest {
 
     @Test
     void everySpecTheValidatorRefusesIsRefusedAtAdmissionOrByADocumentedOperatorTimeCheck(Tier tier) {
-        namespace = tier.namespace();
+        id = tier.id();
         List<Refused> refused = new ArrayList<>();
         for (String version : List.of("1.29.6", "1.33.13", "1.37.2")) {
             ClusterFacts facts = ClusterFacts.forVersion(version);
@@ -45,7 +45,7 @@ class OperatorTimeChecksTest {
         }
         ClusterFacts facts = ClusterFacts.forVersion("1.33.13");
         SPECIMENS.forEach((check, spec) -> refusedByJava(
-                        "apiVersion: schedulerops.dev/v1alpha1\nkind: SchedulerProfile\nmetadata: {name: x}\nspec:\n"
+                        "apiVersion: schedulerops.dev/v1beta1\nkind: SchedulerProfile\nmetadata: {name: x}\nspec:\n"
                                 + "  labelKey: example.com/pool\n" + spec,
                         facts,
                         "specimen of " + check)
@@ -102,8 +102,8 @@ class OperatorTimeChecksTest {
 
     record Refused(String source, String yaml, SchedulerProfile profile, List<String> errors) {}
 
-    /** This test's namespace, and a counter for its profiles' names (JUnit makes one instance per test). */
-    private String namespace;
+    /** This test's id, and a counter for its profiles' names (JUnit makes one instance per test). */
+    private String id;
 
     private int sequence;
 
@@ -121,8 +121,8 @@ class OperatorTimeChecksTest {
         if (profile.getMetadata() == null) {
             profile.setMetadata(new ObjectMeta());
         }
-        profile.getMetadata().setName("operator-time-" + sequence++);
-        profile.getMetadata().setNamespace(namespace);
+        profile.getMetadata().setName("operator-time-" + sequence++ + "-" + id);
+        profile.getMetadata().setNamespace(null);
         List<String> errors = ProfileValidator.validate(profile, facts);
         return errors.isEmpty() ? Optional.empty() : Optional.of(new Refused(source, yaml, profile, errors));
     }

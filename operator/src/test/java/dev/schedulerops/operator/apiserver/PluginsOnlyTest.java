@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -90,11 +90,11 @@ class PluginsOnlyTest {
             }
         }));
         if (tier.client()
-                        .resources(ClusterRole.class)
-                        .withName(names.extenderClusterRole())
+                        .resources(ClusterRoleBinding.class)
+                        .withName(names.extenderNodesBinding())
                         .get()
                 != null) {
-            left.add("ClusterRole/" + names.extenderClusterRole());
+            left.add("ClusterRoleBinding/" + names.extenderNodesBinding());
         }
         return left;
     }

@@ -39,25 +39,19 @@ class StatusTest {
         assertThat(tier.hasCondition("p", ProfileStatuses.STALLED, "True", ProfileStatuses.REASON_INVALID_CONFIG))
                 .isTrue();
         Eventually.until("a Warning event InvalidConfig", () -> tier.hasEvent("p", "Warning", "InvalidConfig"));
-        assertThat(tier.client()
-                        .apps()
-                        .deployments()
-                        .inNamespace(tier.namespace())
-                        .list()
-                        .getItems())
-                .isEmpty();
+        assertThat(tier.deployment(tier.names("p").extender())).isNull();
         assertThat(tier.client()
                         .serviceAccounts()
                         .inNamespace(tier.namespace())
                         .list()
                         .getItems())
-                .noneMatch(sa -> sa.getMetadata().getName().startsWith("p-"));
+                .noneMatch(sa -> sa.getMetadata().getName().startsWith(tier.name("p") + "-"));
     }
 
     @Test
     void aSecondClaimOnASchedulerNameIsRefused(Tier tier) {
-        tier.rollOut("first", "labelKey: example.com/rank\nschedulerName: shared-" + tier.namespace());
-        tier.createProfile("second", "labelKey: example.com/rank\nschedulerName: shared-" + tier.namespace());
+        tier.rollOut("first", "labelKey: example.com/rank\nschedulerName: shared-" + tier.id());
+        tier.createProfile("second", "labelKey: example.com/rank\nschedulerName: shared-" + tier.id());
 
         Eventually.until(
                 "ConfigValid=False SchedulerNameConflict",
@@ -67,7 +61,7 @@ class StatusTest {
         assertThat(tier.condition("second", ProfileStatuses.CONFIG_VALID)
                         .orElseThrow()
                         .getMessage())
-                .contains(tier.namespace() + "/first");
+                .contains("'" + tier.name("first") + "'");
         assertThat(tier.deployment(tier.names("second").extender())).isNull();
         assertThat(tier.hasCondition("first", ProfileStatuses.READY, "True", ProfileStatuses.REASON_AVAILABLE))
                 .isTrue();
@@ -96,7 +90,22 @@ class StatusTest {
                 .withUsed(Map.of("services", new Quantity("0")))
                 .build());
         tier.client().resource(quota).updateStatus();
+        try {
+            refusedByTheQuota(tier);
+        } finally {
+            // The workload namespace is shared by every test of the tier.
+            tier.client().resource(quota).delete();
+        }
+        tier.extenderAvailable("p", true);
+        tier.schedulerAvailable("p", true);
+        Eventually.until(
+                "Ready=True after the quota is gone",
+                () -> tier.hasCondition("p", ProfileStatuses.READY, "True", ProfileStatuses.REASON_AVAILABLE),
+                () -> tier.conditions("p"));
+        assertThat(tier.conditions("p")).noneMatch(c -> ProfileStatuses.STALLED.equals(c.getType()));
+    }
 
+    private static void refusedByTheQuota(Tier tier) {
         tier.createProfile("p", "labelKey: example.com/rank");
 
         Eventually.until(
@@ -121,15 +130,6 @@ class StatusTest {
                         .orElseThrow()
                         .getMessage())
                 .isEqualTo(message);
-
-        // Once the quota is gone, a retry rolls the profile out.
-        tier.client().resource(quota).delete();
-        tier.extenderAvailable("p", true);
-        tier.schedulerAvailable("p", true);
-        Eventually.until(
-                "Ready=True after the quota is gone",
-                () -> tier.hasCondition("p", ProfileStatuses.READY, "True", ProfileStatuses.REASON_AVAILABLE),
-                () -> tier.conditions("p"));
-        assertThat(tier.conditions("p")).noneMatch(c -> ProfileStatuses.STALLED.equals(c.getType()));
+        // Once the quota is gone (by the caller), a retry rolls the profile out.
     }
 }

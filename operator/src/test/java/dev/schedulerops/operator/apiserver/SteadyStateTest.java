@@ -44,15 +44,15 @@ class SteadyStateTest {
 
     @Test
     void aProfileAtRestCostsNoWriteAndANodeLabelReconcilesOnlyItsProfiles(Tier tier) throws Exception {
-        String keyA = "steady-" + tier.namespace() + ".example/a";
-        String keyB = "steady-" + tier.namespace() + ".example/b";
+        String keyA = "steady-" + tier.id() + ".example/a";
+        String keyB = "steady-" + tier.id() + ".example/b";
         for (String p : List.of("a1", "a2")) {
             tier.rollOut(p, "labelKey: " + keyA);
         }
         for (String p : List.of("b1", "b2")) {
             tier.rollOut(p, "labelKey: " + keyB);
         }
-        String node = "steady-" + tier.namespace();
+        String node = "steady-" + tier.id();
         tier.client()
                 .nodes()
                 .resource(new NodeBuilder()
@@ -102,8 +102,8 @@ class SteadyStateTest {
                 .as("the operator's writes after labelling a node with %s", keyA)
                 .extracting(Request::toString)
                 .containsExactlyInAnyOrder(
-                        "patch schedulerprofiles/status " + tier.namespace() + "/a1",
-                        "patch schedulerprofiles/status " + tier.namespace() + "/a2");
+                        "patch schedulerprofiles/status /" + tier.name("a1"),
+                        "patch schedulerprofiles/status /" + tier.name("a2"));
         assertThat(labelled(tier, "b1")).isZero();
     }
 
@@ -128,8 +128,9 @@ class SteadyStateTest {
     }
 
     /**
-     * The operator's write requests in this test's namespace that the audit log recorded after {@code offset}; Events
-     * only if asked. (The operator is shared by the tier: other tests' profiles are its business too.)
+     * The operator's write requests on this test's profiles and their objects (their names carry the test's id) that
+     * the audit log recorded after {@code offset}; Events only if asked. (The operator is shared by the tier: other
+     * tests' profiles are its business too.)
      */
     private static List<Request> operatorWrites(Tier tier, long offset, boolean withEvents) throws IOException {
         List<Request> writes = new ArrayList<>();
@@ -155,8 +156,11 @@ class SteadyStateTest {
                         ref.path("subresource").asText(),
                         ref.path("namespace").asText(),
                         ref.path("name").asText());
+                boolean ours = request.name().contains(tier.id())
+                        || request.resource().equals("events")
+                                && request.namespace().equals(tier.namespace());
                 if (request.write()
-                        && request.namespace().equals(tier.namespace())
+                        && ours
                         && (withEvents || !request.resource().equals("events"))) {
                     writes.add(request);
                 }

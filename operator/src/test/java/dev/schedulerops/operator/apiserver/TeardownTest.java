@@ -48,8 +48,8 @@ class TeardownTest {
                         == null);
         assertThat(tier.client()
                         .rbac()
-                        .clusterRoles()
-                        .withName(names.extenderClusterRole())
+                        .clusterRoleBindings()
+                        .withName(names.extenderNodesBinding())
                         .get())
                 .as("cluster-scoped RBAC waits for the extender")
                 .isNotNull();
@@ -66,8 +66,8 @@ class TeardownTest {
                 "the cluster-scoped RBAC is gone",
                 () -> tier.client()
                                         .rbac()
-                                        .clusterRoles()
-                                        .withName(names.extenderClusterRole())
+                                        .clusterRoleBindings()
+                                        .withName(names.extenderNodesBinding())
                                         .get()
                                 == null
                         && tier.client()

@@ -3,6 +3,7 @@ package dev.schedulerops.operator.apiserver;
 import dev.schedulerops.operator.api.ProfileYaml;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.reconcile.ProfileEvents;
 import dev.schedulerops.operator.reconcile.ProfileStatuses;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -17,39 +18,57 @@ import java.util.Optional;
 
 /**
  * What one test of the apiserver tier works with: a client (a {@code system:masters} user), the fake Deployment
- * controller and garbage collector, and a namespace of its own; and the few reads every test needs.
+ * controller and garbage collector, the operator's workload namespace, and an id of its own; and the few reads every
+ * test needs. Profiles are cluster-scoped and every test shares the API server, so a test names its profiles briefly
+ * ("p") and this tier makes the names unique ({@code p-<id>}): every method here takes the brief name.
+ *
+ * @param namespace the workload namespace, where every profile's objects go
+ * @param id this test's suffix for its profiles' names
  */
 record Tier(
         KubernetesClient client,
         FakeDeploymentController deployments,
         FakeGarbageCollector garbageCollector,
-        String namespace) {
+        String namespace,
+        String id) {
+
+    /** The cluster-wide name of this test's profile {@code profile}. */
+    String name(String profile) {
+        return profile + "-" + id;
+    }
 
     /**
-     * Creates a profile in this test's namespace; {@code specYaml} is the spec. schedulerNames are unique
-     * cluster-wide and every test shares the API server, so a spec without one gets {@code <name>-<namespace>}.
+     * Creates this test's profile {@code name} (as {@link #name}); {@code specYaml} is the spec. A spec without a
+     * schedulerName gets the profile's own name, as the operator defaults it.
      */
     SchedulerProfile createProfile(String name, String specYaml) {
+        return createProfile(name, specYaml, java.util.Map.of());
+    }
+
+    SchedulerProfile createProfile(String name, String specYaml, java.util.Map<String, String> labels) {
         String spec = specYaml.stripIndent();
-        if (spec.lines().noneMatch(l -> l.startsWith("schedulerName:"))) {
-            spec = spec + (spec.endsWith("\n") ? "" : "\n") + "schedulerName: " + name + "-" + namespace + "\n";
+        StringBuilder yaml = new StringBuilder("apiVersion: schedulerops.dev/v1beta1\nkind: SchedulerProfile\n"
+                + "metadata:\n  name: " + name(name) + "\n");
+        if (!labels.isEmpty()) {
+            yaml.append("  labels:\n");
+            labels.forEach((k, v) ->
+                    yaml.append("    ").append(k).append(": \"").append(v).append("\"\n"));
         }
-        String yaml = "apiVersion: schedulerops.dev/v1alpha1\nkind: SchedulerProfile\nmetadata:\n  name: " + name
-                + "\n  namespace: " + namespace + "\nspec:\n"
-                + spec.lines().map(l -> "  " + l + "\n").reduce("", String::concat);
+        yaml.append("spec:\n");
+        spec.lines().forEach(l -> yaml.append("  ").append(l).append('\n'));
         try {
-            return client.resource(ProfileYaml.readOne(yaml)).create();
+            return client.resource(ProfileYaml.readOne(yaml.toString())).create();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     Names names(String profile) {
-        return new Names(profile, namespace);
+        return new Names(name(profile), namespace);
     }
 
     Resource<SchedulerProfile> profile(String name) {
-        return client.resources(SchedulerProfile.class).inNamespace(namespace).withName(name);
+        return client.resources(SchedulerProfile.class).withName(name(name));
     }
 
     Optional<Condition> condition(String profile, String type) {
@@ -84,8 +103,8 @@ record Tier(
 
     /** Events the operator recorded on the profile. */
     List<Event> events(String profile) {
-        return client.v1().events().inNamespace(namespace).list().getItems().stream()
-                .filter(e -> profile.equals(e.getInvolvedObject().getName()))
+        return client.v1().events().inNamespace(ProfileEvents.NAMESPACE).list().getItems().stream()
+                .filter(e -> name(profile).equals(e.getInvolvedObject().getName()))
                 .toList();
     }
 

@@ -46,7 +46,7 @@ class TlsTest {
                             .isEqualTo(profile.getMetadata().getUid()));
             assertThat(secret.getMetadata().getLabels())
                     .containsEntry(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE)
-                    .containsEntry(Labels.PROFILE, "p");
+                    .containsEntry(Labels.PROFILE, tier.name("p"));
         }
         assertThat(data(secret(tier, names.extenderTlsSecret())))
                 .containsOnlyKeys(Names.TLS_CERT, Names.TLS_KEY, Names.CLIENT_CA);
@@ -66,7 +66,7 @@ class TlsTest {
         assertThat(tlsHash(tier.deployment(names.scheduler()))).isNotNull();
         String config = tier.configMap(names.schedulerConfig()).getData().get(Names.CONFIG_FILE);
         assertThat(config)
-                .contains("urlPrefix: https://p-extender." + tier.namespace() + ".svc:8443")
+                .contains("urlPrefix: https://" + names.extender() + "." + tier.namespace() + ".svc:8443")
                 .contains("enableHTTPS: true")
                 .contains("certFile: /etc/schedulerops/extender-client/tls.crt");
     }
@@ -178,7 +178,7 @@ class TlsTest {
         assertThat(secretVolumes(tier.deployment(names.extender()))).isEmpty();
         assertThat(tlsHash(tier.deployment(names.extender()))).isNull();
         assertThat(tier.configMap(names.schedulerConfig()).getData().get(Names.CONFIG_FILE))
-                .contains("urlPrefix: http://p-extender." + tier.namespace() + ".svc:8080")
+                .contains("urlPrefix: http://" + names.extender() + "." + tier.namespace() + ".svc:8080")
                 .contains("enableHTTPS: false");
         Eventually.until(
                 "ExtenderOpen=True TLSDisabled",

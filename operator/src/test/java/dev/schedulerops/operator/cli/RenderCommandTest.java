@@ -55,12 +55,12 @@ class RenderCommandTest {
         Files.writeString(
                 file,
                 """
-                apiVersion: schedulerops.dev/v1alpha1
+                apiVersion: schedulerops.dev/v1beta1
                 kind: SchedulerProfile
                 metadata: {name: one, namespace: a}
                 spec: {labelKey: k}
                 ---
-                apiVersion: schedulerops.dev/v1alpha1
+                apiVersion: schedulerops.dev/v1beta1
                 kind: SchedulerProfile
                 metadata: {name: two, namespace: b}
                 spec: {labelKey: k}
@@ -71,6 +71,40 @@ class RenderCommandTest {
                 .filteredOn(d -> d.path("kind").asText().equals("Deployment"))
                 .extracting(d -> d.path("metadata").path("name").asText())
                 .containsExactly("one-extender", "one-scheduler", "two-extender", "two-scheduler");
+        // Profiles are cluster-scoped: a namespace in the file is ignored, the objects go to the workload namespace.
+        assertThat(documents(run.out()))
+                .filteredOn(d -> d.path("kind").asText().equals("Deployment"))
+                .extracting(d -> d.path("metadata").path("namespace").asText())
+                .containsOnly("schedulerops-system");
+    }
+
+    @Test
+    void theWorkloadNamespaceAndTheImagePolicyAreTheInstallationsAsFlags() throws Exception {
+        Path file = tmp.resolve("images.yaml");
+        Files.writeString(
+                file,
+                """
+                apiVersion: schedulerops.dev/v1beta1
+                kind: SchedulerProfile
+                metadata: {name: img}
+                spec:
+                  labelKey: k
+                  scheduler: {image: "mirror.example.com/k8s/kube-scheduler@sha256:%s"}
+                """
+                        .formatted("0".repeat(64)));
+        Run refused = run("render", "-f", file.toString());
+        assertThat(refused.exitCode()).isEqualTo(1);
+        assertThat(refused.err())
+                .contains("SchedulerProfile img: spec.scheduler.image: Forbidden")
+                .contains("SCHEDULEROPS_ALLOWED_IMAGE_REPOSITORIES");
+
+        Run allowed = run(
+                "render", "-f", file.toString(), "-n", "ops", "--allowed-image-repositories=mirror.example.com/k8s/");
+        assertThat(allowed.exitCode()).as(allowed.err()).isZero();
+        assertThat(documents(allowed.out()))
+                .filteredOn(d -> d.path("kind").asText().equals("Deployment"))
+                .extracting(d -> d.path("metadata").path("namespace").asText())
+                .containsOnly("ops");
     }
 
     @Test
@@ -79,7 +113,7 @@ class RenderCommandTest {
         Files.writeString(
                 file,
                 """
-                apiVersion: schedulerops.dev/v1alpha1
+                apiVersion: schedulerops.dev/v1beta1
                 kind: SchedulerProfile
                 metadata: {name: bad, namespace: a}
                 spec:
@@ -91,8 +125,8 @@ class RenderCommandTest {
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.out()).isEmpty();
         assertThat(run.err())
-                .contains("SchedulerProfile a/bad: spec.weight: Invalid value: 0")
-                .contains("SchedulerProfile a/bad: spec.verbs: Invalid value: Filter and FilterOnlyOne");
+                .contains("SchedulerProfile bad: spec.weight: Invalid value: 0")
+                .contains("SchedulerProfile bad: spec.verbs: Invalid value: Filter and FilterOnlyOne");
     }
 
     @Test
@@ -100,7 +134,7 @@ class RenderCommandTest {
         Path file = tmp.resolve("typo.yaml");
         Files.writeString(
                 file,
-                "apiVersion: schedulerops.dev/v1alpha1\nkind: SchedulerProfile\nmetadata: {name: t}\n"
+                "apiVersion: schedulerops.dev/v1beta1\nkind: SchedulerProfile\nmetadata: {name: t}\n"
                         + "spec: {lableKey: k}\n");
         Run run = run("render", "-f", file.toString());
         assertThat(run.exitCode()).isEqualTo(1);
@@ -114,17 +148,17 @@ class RenderCommandTest {
         Files.writeString(
                 file,
                 """
-                apiVersion: schedulerops.dev/v1alpha1
+                apiVersion: schedulerops.dev/v1beta1
                 kind: SchedulerProfile
                 metadata: {name: a}
                 spec: {labelKey: k, weight: NaN}
                 ---
-                apiVersion: schedulerops.dev/v1alpha1
+                apiVersion: schedulerops.dev/v1beta1
                 kind: SchedulerProfile
                 metadata: {name: b}
                 spec: {labelKey: k, verbs: [Nope]}
                 ---
-                apiVersion: schedulerops.dev/v1alpha1
+                apiVersion: schedulerops.dev/v1beta1
                 kind: SchedulerProfile
                 metadata: {name: c}
                 spec: {labelKey: k, verbs: {a: 1}}
@@ -140,7 +174,7 @@ class RenderCommandTest {
 
         Files.writeString(
                 file,
-                "apiVersion: schedulerops.dev/v1alpha1\nkind: SchedulerProfile\nmetadata: {name: d}\n"
+                "apiVersion: schedulerops.dev/v1beta1\nkind: SchedulerProfile\nmetadata: {name: d}\n"
                         + "spec: {labelKey: " + "a".repeat(10_000) + "}\n");
         Run huge = run("render", "-f", file.toString());
         assertThat(huge.exitCode()).isEqualTo(1);
@@ -157,7 +191,7 @@ class RenderCommandTest {
         Files.writeString(
                 file,
                 """
-                apiVersion: schedulerops.dev/v1alpha1
+                apiVersion: schedulerops.dev/v1beta1
                 kind: SchedulerProfile
                 metadata: {name: n, namespace: a}
                 spec:
@@ -166,7 +200,7 @@ class RenderCommandTest {
                   plugins: {score: {enabled: [{name: ImageLocality}, null]}}
                   extender: {managedResources: [null]}
                 ---
-                apiVersion: schedulerops.dev/v1alpha1
+                apiVersion: schedulerops.dev/v1beta1
                 kind: SchedulerProfile
                 metadata: {name: m, namespace: a}
                 spec:
@@ -205,7 +239,7 @@ class RenderCommandTest {
         Files.writeString(file, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n");
         Run run = run("render", "-f", file.toString());
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).contains("expected apiVersion schedulerops.dev/v1alpha1 and kind SchedulerProfile");
+        assertThat(run.err()).contains("expected apiVersion schedulerops.dev/v1beta1 and kind SchedulerProfile");
     }
 
     @Test

@@ -16,20 +16,22 @@ class RunCommandTest {
         new CommandLine(command)
                 .parseArgs(
                         "--no-leader-election",
-                        "--watch-namespaces=a,b",
+                        "--workload-namespace=ops",
+                        "--profile-selector=shard=a",
                         "--protected-namespaces=kube-system,payments",
                         "--http-port=0",
                         "--http-bind-address=127.0.0.1");
         Map<String, String> env = Map.of(
                 "SCHEDULEROPS_LEADER_ELECTION", "true",
-                "SCHEDULEROPS_WATCH_NAMESPACES", "c",
+                "SCHEDULEROPS_WORKLOAD_NAMESPACE", "c",
                 "SCHEDULEROPS_EXTENDER_IMAGE", "example.com/extender:1");
 
         // The merge run() uses, with a given environment instead of System.getenv().
         OperatorConfig config = OperatorConfig.fromEnvironment(env, command.flagOverrides(), Optional::empty);
 
         assertThat(config.leaderElection()).isFalse();
-        assertThat(config.watchNamespaces()).containsExactlyInAnyOrder("a", "b");
+        assertThat(config.workloadNamespace()).isEqualTo("ops");
+        assertThat(config.profileSelector()).isEqualTo("shard=a");
         assertThat(config.protectedNamespaces()).containsExactlyInAnyOrder("kube-system", "payments");
         assertThat(config.httpPort()).isZero();
         assertThat(config.httpBindAddress()).isEqualTo("127.0.0.1");

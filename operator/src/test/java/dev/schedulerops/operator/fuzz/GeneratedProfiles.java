@@ -401,7 +401,7 @@ public final class GeneratedProfiles {
 
     static final String ALIAS_BOMB =
             """
-            apiVersion: schedulerops.dev/v1alpha1
+            apiVersion: schedulerops.dev/v1beta1
             kind: SchedulerProfile
             metadata: {name: bomb}
             a: &a ["x","x","x","x","x","x","x","x","x"]
@@ -484,7 +484,7 @@ public final class GeneratedProfiles {
     static Map<String, Object> profile(Object name, String namespace, Map<String, Object> spec) {
         return map(
                 "apiVersion",
-                "schedulerops.dev/v1alpha1",
+                "schedulerops.dev/v1beta1",
                 "kind",
                 "SchedulerProfile",
                 "metadata",

@@ -3,7 +3,6 @@ package dev.schedulerops.operator.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.render.DesiredState;
 import dev.schedulerops.operator.render.ProfileRenderer;
 import dev.schedulerops.operator.render.RenderResult;
@@ -63,10 +62,8 @@ class OwnedKindTest {
     @ParameterizedTest
     @MethodSource("samples")
     void everyRenderedObjectIsTornDownInReverseRolloutOrder(Path sample) {
-        SchedulerProfile profile = Samples.load(sample);
         DesiredState state = render(sample);
-        List<List<ProfileTeardown.Selector>> steps =
-                ProfileTeardown.steps(profile.getMetadata().getNamespace());
+        List<List<ProfileTeardown.Selector>> steps = ProfileTeardown.steps(Samples.FACTS.workloadNamespace());
         Map<String, Integer> expectedStep = new java.util.LinkedHashMap<>();
         for (HasMetadata object : state.all()) {
             List<Integer> selecting = IntStream.range(0, steps.size())
@@ -81,8 +78,8 @@ class OwnedKindTest {
         for (HasMetadata object : state.all()) {
             String id = object.getKind() + " " + ResourceApplier.qualifiedName(object);
             int step = expectedStep.get(id);
-            boolean outsideNamespace = !profile.getMetadata()
-                    .getNamespace()
+            boolean outsideNamespace = !Samples.FACTS
+                    .workloadNamespace()
                     .equals(object.getMetadata().getNamespace());
             int expected = state.schedulerStage().contains(object) ? 0 : outsideNamespace ? 2 : 1;
             if (step != expected) {

@@ -16,25 +16,27 @@ class ProfileEventsTest {
     KubernetesClient client;
 
     @Test
-    void eventsAreCreatedWithNamesTheServerGeneratesFromTheProfileName() {
+    void eventsAreCreatedInDefaultWithNamesTheServerGeneratesFromTheProfileName() {
         SchedulerProfile profile = new SchedulerProfile();
-        profile.setMetadata(new ObjectMetaBuilder()
-                .withName("p")
-                .withNamespace("team")
-                .withUid("uid-1")
-                .build());
+        profile.setMetadata(
+                new ObjectMetaBuilder().withName("p").withUid("uid-1").build());
         ProfileEvents events = new ProfileEvents(client, "instance-1");
 
-        events.normal(profile, "Created", "Created Deployment team/p-extender");
+        events.normal(profile, "Created", "Created Deployment schedulerops-system/p-extender");
         events.warning(profile, "InvalidConfig", "bad");
 
-        List<Event> recorded = client.v1().events().inNamespace("team").list().getItems();
+        assertThat(client.v1().events().inAnyNamespace().list().getItems())
+                .allSatisfy(e -> assertThat(e.getMetadata().getNamespace()).isEqualTo("default"));
+        List<Event> recorded =
+                client.v1().events().inNamespace("default").list().getItems();
         assertThat(recorded).hasSize(2);
         assertThat(recorded).allSatisfy(e -> {
             assertThat(e.getMetadata().getGenerateName()).isEqualTo("p.");
             assertThat(e.getMetadata().getName()).startsWith("p.").isNotEqualTo("p.");
             assertThat(e.getInvolvedObject().getKind()).isEqualTo(SchedulerProfile.KIND);
             assertThat(e.getInvolvedObject().getName()).isEqualTo("p");
+            // A cluster-scoped object: kubectl describe finds its events by an empty involvedObject.namespace.
+            assertThat(e.getInvolvedObject().getNamespace()).isNull();
             assertThat(e.getInvolvedObject().getUid()).isEqualTo("uid-1");
             assertThat(e.getReportingInstance()).isEqualTo("instance-1");
         });

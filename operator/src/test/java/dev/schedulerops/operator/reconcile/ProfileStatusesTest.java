@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.operator.api.SchedulerProfileStatus;
 import dev.schedulerops.operator.api.TlsMode;
+import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.render.DesiredState;
 import dev.schedulerops.operator.render.RenderResult;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -25,7 +26,8 @@ class ProfileStatusesTest {
         return new ProfileStatuses.Observation(
                 7,
                 "sched",
-                new RenderResult.Valid(new DesiredState(List.of(), List.of(), "", desiredHash, "ks:v1", "ext:v1")),
+                new RenderResult.Valid(new DesiredState(
+                        new Names("p", "ops"), List.of(), List.of(), "", desiredHash, "ks:v1", "ext:v1")),
                 Optional.empty(),
                 Optional.empty(),
                 false,
@@ -43,8 +45,8 @@ class ProfileStatusesTest {
     static ProfileStatuses.Observation validWithTls(TlsMode mode) {
         return ObservationCopy.of(
                         valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", true), "h1"))
-                .rendered(new RenderResult.Valid(
-                        new DesiredState(List.of(), List.of(), "", "h1", "ks:v1", "ext:v1", mode, true)))
+                .rendered(new RenderResult.Valid(new DesiredState(
+                        new Names("p", "ops"), List.of(), List.of(), "", "h1", "ks:v1", "ext:v1", mode, true)))
                 .build();
     }
 

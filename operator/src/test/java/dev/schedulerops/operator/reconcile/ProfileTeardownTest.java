@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -28,60 +28,59 @@ class ProfileTeardownTest {
         ObjectMetaBuilder builder = new ObjectMetaBuilder()
                 .withName(name)
                 .withNamespace(namespace)
-                .withLabels(Labels.component(profile, "team", component));
+                .withLabels(Labels.component(profile, component));
         return builder.build();
     }
 
     @BeforeEach
     void createWhatAProfileBecame() {
         profile = new SchedulerProfile();
-        profile.setMetadata(
-                new ObjectMetaBuilder().withName("p").withNamespace("team").build());
+        profile.setMetadata(new ObjectMetaBuilder().withName("p").build());
         List<HasMetadata> objects = List.of(
                 new DeploymentBuilder()
-                        .withMetadata(meta("p-scheduler", "team", "p", Labels.COMPONENT_SCHEDULER))
+                        .withMetadata(meta("p-scheduler", "ops", "p", Labels.COMPONENT_SCHEDULER))
                         .build(),
                 new ConfigMapBuilder()
-                        .withMetadata(meta("p-scheduler-config", "team", "p", Labels.COMPONENT_SCHEDULER))
+                        .withMetadata(meta("p-scheduler-config", "ops", "p", Labels.COMPONENT_SCHEDULER))
                         .build(),
                 new DeploymentBuilder()
-                        .withMetadata(meta("p-extender", "team", "p", Labels.COMPONENT_EXTENDER))
+                        .withMetadata(meta("p-extender", "ops", "p", Labels.COMPONENT_EXTENDER))
                         .build(),
                 new ServiceAccountBuilder()
-                        .withMetadata(meta("p-extender", "team", "p", Labels.COMPONENT_EXTENDER))
+                        .withMetadata(meta("p-extender", "ops", "p", Labels.COMPONENT_EXTENDER))
                         .build(),
-                new ClusterRoleBuilder()
-                        .withMetadata(meta("schedulerops:team:p:extender", null, "p", Labels.COMPONENT_EXTENDER))
+                new ClusterRoleBindingBuilder()
+                        .withMetadata(meta("schedulerops:p:extender-nodes", null, "p", Labels.COMPONENT_EXTENDER))
                         .build(),
                 new RoleBindingBuilder()
-                        .withMetadata(meta("schedulerops:team:p:auth-reader", "kube-system", "p", "scheduler"))
+                        .withMetadata(meta("schedulerops:p:auth-reader", "kube-system", "p", "scheduler"))
                         .build(),
                 // Another profile's object: never touched.
-                new ClusterRoleBuilder()
-                        .withMetadata(meta("schedulerops:team:q:extender", null, "q", Labels.COMPONENT_EXTENDER))
+                new ClusterRoleBindingBuilder()
+                        .withMetadata(meta("schedulerops:q:extender-nodes", null, "q", Labels.COMPONENT_EXTENDER))
                         .build());
         objects.forEach(o -> client.resource(o).create());
     }
 
     @Test
     void deletesSchedulerThenExtenderThenClusterScopedObjects() {
-        ProfileTeardown teardown = new ProfileTeardown(client);
+        ProfileTeardown teardown = new ProfileTeardown(client, "ops");
 
         assertThat(teardown.advance(profile)).isFalse();
         assertThat(client.apps()
                         .deployments()
-                        .inNamespace("team")
+                        .inNamespace("ops")
                         .withName("p-scheduler")
                         .get())
                 .isNull();
         assertThat(client.configMaps()
-                        .inNamespace("team")
+                        .inNamespace("ops")
                         .withName("p-scheduler-config")
                         .get())
                 .isNull();
         assertThat(client.apps()
                         .deployments()
-                        .inNamespace("team")
+                        .inNamespace("ops")
                         .withName("p-extender")
                         .get())
                 .isNotNull();
@@ -89,38 +88,38 @@ class ProfileTeardownTest {
         assertThat(teardown.advance(profile)).isFalse();
         assertThat(client.apps()
                         .deployments()
-                        .inNamespace("team")
+                        .inNamespace("ops")
                         .withName("p-extender")
                         .get())
                 .isNull();
         assertThat(client.serviceAccounts()
-                        .inNamespace("team")
+                        .inNamespace("ops")
                         .withName("p-extender")
                         .get())
                 .isNull();
         assertThat(client.rbac()
-                        .clusterRoles()
-                        .withName("schedulerops:team:p:extender")
+                        .clusterRoleBindings()
+                        .withName("schedulerops:p:extender-nodes")
                         .get())
                 .isNotNull();
 
         assertThat(teardown.advance(profile)).isFalse();
         assertThat(client.rbac()
-                        .clusterRoles()
-                        .withName("schedulerops:team:p:extender")
+                        .clusterRoleBindings()
+                        .withName("schedulerops:p:extender-nodes")
                         .get())
                 .isNull();
         assertThat(client.rbac()
                         .roleBindings()
                         .inNamespace("kube-system")
-                        .withName("schedulerops:team:p:auth-reader")
+                        .withName("schedulerops:p:auth-reader")
                         .get())
                 .isNull();
 
         assertThat(teardown.advance(profile)).isTrue();
         assertThat(client.rbac()
-                        .clusterRoles()
-                        .withName("schedulerops:team:q:extender")
+                        .clusterRoleBindings()
+                        .withName("schedulerops:q:extender-nodes")
                         .get())
                 .isNotNull();
     }

@@ -12,25 +12,32 @@ import org.junit.jupiter.api.Test;
 
 class ProtectedNamespacesTest {
 
-    private static SchedulerProfile profileIn(String namespace) throws IOException {
+    private static SchedulerProfile profile() throws IOException {
         return ProfileYaml.readOne(
                 """
-                apiVersion: schedulerops.dev/v1alpha1
+                apiVersion: schedulerops.dev/v1beta1
                 kind: SchedulerProfile
                 metadata:
                   name: p
-                  namespace: %s
                 spec:
                   labelKey: example.com/rank
-                """
-                        .formatted(namespace));
+                """);
+    }
+
+    /** A reconciler whose installation puts the workloads into {@code workloadNamespace}. */
+    private static SchedulerProfileReconciler reconcilerWith(String workloadNamespace, ProtectedNamespaces protect) {
+        return new SchedulerProfileReconciler(
+                ClusterFacts.forVersion("1.33.13").withWorkloadNamespace(workloadNamespace),
+                null,
+                protect,
+                new RolloutSlots(1));
     }
 
     @Test
     void theControlPlaneNamespacesAreProtectedByDefault() {
         ProtectedNamespaces defaults = ProtectedNamespaces.defaults();
         assertThat(defaults.refusal("kube-system")).hasValueSatisfying(m -> assertThat(m)
-                .contains("namespace 'kube-system' is protected")
+                .contains("workload namespace 'kube-system' is protected")
                 .contains("kube-node-lease, kube-public, kube-system")
                 .contains("SCHEDULEROPS_PROTECTED_NAMESPACES"));
         assertThat(defaults.refusal("kube-public")).isPresent();
@@ -47,28 +54,22 @@ class ProtectedNamespacesTest {
     }
 
     @Test
-    void theReconcilerRendersNothingForAProfileInAProtectedNamespace() throws IOException {
-        SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
-                ClusterFacts.forVersion("1.33.13"),
-                null,
-                new ProtectedNamespaces(Set.of("kube-system", "payments")),
-                new RolloutSlots(1));
+    void theReconcilerRendersNothingWhenItsWorkloadNamespaceIsProtected() throws IOException {
+        ProtectedNamespaces protect = new ProtectedNamespaces(Set.of("kube-system", "payments"));
 
-        assertThat(reconciler.render(profileIn("kube-system")))
+        assertThat(reconcilerWith("kube-system", protect).render(profile()))
                 .isInstanceOfSatisfying(RenderResult.Invalid.class, invalid -> assertThat(invalid.errors())
                         .singleElement()
                         .asString()
                         .contains("'kube-system' is protected"));
-        assertThat(reconciler.render(profileIn("payments"))).isInstanceOf(RenderResult.Invalid.class);
-        assertThat(reconciler.render(profileIn("team-a"))).isInstanceOf(RenderResult.Valid.class);
+        assertThat(reconcilerWith("payments", protect).render(profile())).isInstanceOf(RenderResult.Invalid.class);
+        assertThat(reconcilerWith("schedulerops-system", protect).render(profile()))
+                .isInstanceOf(RenderResult.Valid.class);
     }
 
     @Test
     void aProtectedNamespaceIsItsOwnReason() throws IOException {
-        SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
-                ClusterFacts.forVersion("1.33.13"), null, ProtectedNamespaces.defaults(), new RolloutSlots(1));
-
-        assertThat(reconciler.render(profileIn("kube-system")))
+        assertThat(reconcilerWith("kube-system", ProtectedNamespaces.defaults()).render(profile()))
                 .isInstanceOfSatisfying(RenderResult.Invalid.class, invalid -> assertThat(invalid.refusal())
                         .isEqualTo(RenderResult.Refusal.PROTECTED_NAMESPACE));
     }
@@ -77,19 +78,16 @@ class ProtectedNamespacesTest {
     void aControlPlaneUpgradeIsRenderedWithTheNewVersionWithoutARestart() throws IOException {
         SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
                 ClusterFacts.forVersion("1.33.13"), null, ProtectedNamespaces.defaults(), new RolloutSlots(1));
-        assertThat(schedulerImage(reconciler.render(profileIn("team-a"))))
-                .isEqualTo("registry.k8s.io/kube-scheduler:v1.33.13");
+        assertThat(schedulerImage(reconciler.render(profile()))).isEqualTo("registry.k8s.io/kube-scheduler:v1.33.13");
 
         reconciler.clusterVersionChanged("1.34.2");
-        assertThat(schedulerImage(reconciler.render(profileIn("team-a"))))
-                .isEqualTo("registry.k8s.io/kube-scheduler:v1.34.2");
+        assertThat(schedulerImage(reconciler.render(profile()))).isEqualTo("registry.k8s.io/kube-scheduler:v1.34.2");
 
         reconciler.clusterVersionChanged("1.40.1");
-        assertThat(reconciler.render(profileIn("team-a")))
-                .isInstanceOfSatisfying(RenderResult.Invalid.class, invalid -> {
-                    assertThat(invalid.refusal()).isEqualTo(RenderResult.Refusal.UNSUPPORTED_KUBERNETES_VERSION);
-                    assertThat(invalid.errors()).singleElement().asString().contains("Kubernetes 1.40");
-                });
+        assertThat(reconciler.render(profile())).isInstanceOfSatisfying(RenderResult.Invalid.class, invalid -> {
+            assertThat(invalid.refusal()).isEqualTo(RenderResult.Refusal.UNSUPPORTED_KUBERNETES_VERSION);
+            assertThat(invalid.errors()).singleElement().asString().contains("Kubernetes 1.40");
+        });
     }
 
     private static String schedulerImage(RenderResult result) {

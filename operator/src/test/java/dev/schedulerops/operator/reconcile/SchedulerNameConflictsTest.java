@@ -10,10 +10,9 @@ import org.junit.jupiter.api.Test;
 
 class SchedulerNameConflictsTest {
 
-    static SchedulerProfile profile(String namespace, String name, String schedulerName, String created) {
+    static SchedulerProfile profile(String name, String schedulerName, String created) {
         SchedulerProfile profile = new SchedulerProfile();
         profile.setMetadata(new ObjectMetaBuilder()
-                .withNamespace(namespace)
                 .withName(name)
                 .withCreationTimestamp(created)
                 .build());
@@ -26,8 +25,8 @@ class SchedulerNameConflictsTest {
 
     @Test
     void theOlderProfileKeepsTheName() {
-        SchedulerProfile older = profile("a", "one", "shared", "2024-01-01T00:00:00Z");
-        SchedulerProfile younger = profile("b", "two", "shared", "2024-01-02T00:00:00Z");
+        SchedulerProfile older = profile("one", "shared", "2024-01-01T00:00:00Z");
+        SchedulerProfile younger = profile("two", "shared", "2024-01-02T00:00:00Z");
         List<SchedulerProfile> all = List.of(older, younger);
 
         assertThat(SchedulerNameConflicts.holderOf(younger, all)).containsSame(older);
@@ -35,9 +34,9 @@ class SchedulerNameConflictsTest {
     }
 
     @Test
-    void onATieTheSmallerNamespaceAndNameKeepsIt() {
-        SchedulerProfile first = profile("a", "zzz", "shared", "2024-01-01T00:00:00Z");
-        SchedulerProfile second = profile("b", "aaa", "shared", "2024-01-01T00:00:00Z");
+    void onATieTheSmallerNameKeepsIt() {
+        SchedulerProfile first = profile("aaa", "shared", "2024-01-01T00:00:00Z");
+        SchedulerProfile second = profile("zzz", "shared", "2024-01-01T00:00:00Z");
         List<SchedulerProfile> all = List.of(second, first);
 
         assertThat(SchedulerNameConflicts.holderOf(second, all)).containsSame(first);
@@ -46,8 +45,8 @@ class SchedulerNameConflictsTest {
 
     @Test
     void theDefaultSchedulerNameIsTheProfileName() {
-        SchedulerProfile explicit = profile("a", "one", "two", "2024-01-01T00:00:00Z");
-        SchedulerProfile byName = profile("b", "two", null, "2024-01-02T00:00:00Z");
+        SchedulerProfile explicit = profile("one", "two", "2024-01-01T00:00:00Z");
+        SchedulerProfile byName = profile("two", null, "2024-01-02T00:00:00Z");
 
         assertThat(SchedulerNameConflicts.holderOf(byName, List.of(explicit, byName)))
                 .containsSame(explicit);
@@ -55,9 +54,9 @@ class SchedulerNameConflictsTest {
 
     @Test
     void differentNamesDoNotConflictAndAProfileNeverConflictsWithItself() {
-        SchedulerProfile one = profile("a", "one", "x", "2024-01-01T00:00:00Z");
-        SchedulerProfile two = profile("a", "two", "y", "2024-01-01T00:00:00Z");
-        SchedulerProfile sameAsOne = profile("a", "one", "x", "2024-01-01T00:00:00Z");
+        SchedulerProfile one = profile("one", "x", "2024-01-01T00:00:00Z");
+        SchedulerProfile two = profile("two", "y", "2024-01-01T00:00:00Z");
+        SchedulerProfile sameAsOne = profile("one", "x", "2024-01-01T00:00:00Z");
 
         assertThat(SchedulerNameConflicts.holderOf(two, List.of(one, two))).isEmpty();
         assertThat(SchedulerNameConflicts.holderOf(one, List.of(sameAsOne))).isEmpty();
@@ -65,10 +64,10 @@ class SchedulerNameConflictsTest {
 
     @Test
     void aProfileNeverConflictsWithAnotherCopyOfItselfWhateverItsCreationTimestamp() {
-        // Same namespace/name, different creationTimestamp (e.g. a cached copy from before the profile was deleted
+        // Same name, different creationTimestamp (e.g. a cached copy from before the profile was deleted
         // and created again): CLAIM_ORDER alone would name the older copy as the holder, only the key filter does not.
-        SchedulerProfile current = profile("a", "one", "x", "2024-01-02T00:00:00Z");
-        SchedulerProfile olderCopy = profile("a", "one", "x", "2024-01-01T00:00:00Z");
+        SchedulerProfile current = profile("one", "x", "2024-01-02T00:00:00Z");
+        SchedulerProfile olderCopy = profile("one", "x", "2024-01-01T00:00:00Z");
 
         assertThat(SchedulerNameConflicts.CLAIM_ORDER.compare(olderCopy, current))
                 .isNegative();
@@ -79,12 +78,12 @@ class SchedulerNameConflictsTest {
 
     @Test
     void withSeveralClaimantsTheOldestIsNamed() {
-        SchedulerProfile oldest = profile("c", "c", "shared", "2024-01-01T00:00:00Z");
-        SchedulerProfile middle = profile("a", "a", "shared", "2024-01-02T00:00:00Z");
-        SchedulerProfile youngest = profile("b", "b", "shared", "2024-01-03T00:00:00Z");
+        SchedulerProfile oldest = profile("c", "shared", "2024-01-01T00:00:00Z");
+        SchedulerProfile middle = profile("a", "shared", "2024-01-02T00:00:00Z");
+        SchedulerProfile youngest = profile("b", "shared", "2024-01-03T00:00:00Z");
 
         assertThat(SchedulerNameConflicts.holderOf(youngest, List.of(middle, youngest, oldest)))
                 .containsSame(oldest);
-        assertThat(SchedulerNameConflicts.key(oldest)).isEqualTo("c/c");
+        assertThat(SchedulerNameConflicts.key(oldest)).isEqualTo("c");
     }
 }

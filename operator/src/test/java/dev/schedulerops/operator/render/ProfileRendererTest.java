@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.ClusterFacts;
+import dev.schedulerops.operator.model.ImagePolicy;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.TlsFacts;
 import io.fabric8.kubernetes.api.model.Container;
@@ -14,9 +15,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import java.nio.file.Path;
 import java.util.List;
@@ -65,7 +64,7 @@ class ProfileRendererTest {
         assertThat(config.path("profiles").get(0).path("schedulerName").asText())
                 .isEqualTo("p");
         JsonNode extender = config.path("extenders").get(0);
-        assertThat(extender.path("urlPrefix").asText()).isEqualTo("https://p-extender.team-a.svc:8443");
+        assertThat(extender.path("urlPrefix").asText()).isEqualTo("https://p-extender.schedulerops-system.svc:8443");
         assertThat(extender.path("filterVerb").asText()).isEqualTo("filter_onlyone");
         assertThat(extender.path("prioritizeVerb").asText()).isEqualTo("prioritize");
         assertThat(extender.path("preemptVerb").asText()).isEqualTo("preempt");
@@ -88,7 +87,7 @@ class ProfileRendererTest {
         JsonNode le = config(render("labelKey: k")).path("leaderElection");
         assertThat(le.path("leaderElect").asBoolean()).isTrue();
         assertThat(le.path("resourceName").asText()).isEqualTo("p-scheduler");
-        assertThat(le.path("resourceNamespace").asText()).isEqualTo("team-a");
+        assertThat(le.path("resourceNamespace").asText()).isEqualTo("schedulerops-system");
         assertThat(le.path("resourceLock").asText()).isEqualTo("leases");
     }
 
@@ -178,7 +177,7 @@ class ProfileRendererTest {
                 .isEqualTo("regcred"));
         assertThat(template.getMetadata().getLabels())
                 .containsEntry("team", "platform")
-                .containsAllEntriesOf(Labels.component("p", "team-a", Labels.COMPONENT_SCHEDULER));
+                .containsAllEntriesOf(Labels.component("p", Labels.COMPONENT_SCHEDULER));
         // The selector is untouched (selectors are immutable; a new pod label must not change it).
         assertThat(after.schedulerDeployment().getSpec().getSelector())
                 .isEqualTo(before.schedulerDeployment().getSpec().getSelector());
@@ -213,7 +212,12 @@ class ProfileRendererTest {
     @Test
     void schedulerImageFollowsTheClusterVersionUnlessPinned() {
         assertThat(render("labelKey: k").schedulerImage()).isEqualTo("registry.k8s.io/kube-scheduler:v1.33.13");
-        assertThat(render("labelKey: k\nscheduler:\n  image: example.com/my-scheduler:v1")
+        ClusterFacts allowingExample =
+                Samples.FACTS.withImages(new ImagePolicy(java.util.Set.of("example.com/my-scheduler")));
+        assertThat(((RenderResult.Valid) ProfileRenderer.render(
+                                Samples.profile("labelKey: k\nscheduler:\n  image: example.com/my-scheduler:v1"),
+                                allowingExample))
+                        .state()
                         .schedulerImage())
                 .isEqualTo("example.com/my-scheduler:v1");
         var k3s = ClusterFacts.forVersion("v1.31.4+k3s1");
@@ -321,17 +325,21 @@ class ProfileRendererTest {
     }
 
     @Test
-    void extenderRbacCoversOnlyWhatItsVerbsNeed() {
-        assertThat(extenderRules(render("labelKey: k"))).containsExactly("nodes:get,list,watch");
-        assertThat(extenderRules(render("labelKey: k\nverbs: [Filter, Bind]")))
-                .containsExactly("nodes:get,list,watch", "pods/binding:create");
-        assertThat(extenderRules(render("labelKey: k\nextender:\n  nodeCacheCapable: false")))
+    void extenderIsBoundOnlyToWhatItsVerbsNeed() {
+        assertThat(extenderRoles(render("labelKey: k"))).containsExactly("schedulerops:extender-nodes");
+        assertThat(extenderRoles(render("labelKey: k\nverbs: [Filter, Bind]")))
+                .containsExactly("schedulerops:extender-nodes", "schedulerops:extender-binder");
+        assertThat(extenderRoles(render("labelKey: k\nextender:\n  nodeCacheCapable: false")))
                 .isEmpty();
-        assertThat(render("labelKey: k\nextender:\n  nodeCacheCapable: false").all())
-                .noneMatch(o -> o instanceof ClusterRole);
         // Preemption calls carry no node labels: the extender needs its node cache even with full Node objects.
-        assertThat(extenderRules(render("labelKey: k\nverbs: [Filter, Preempt]\nextender:\n  nodeCacheCapable: false")))
-                .containsExactly("nodes:get,list,watch");
+        assertThat(extenderRoles(render("labelKey: k\nverbs: [Filter, Preempt]\nextender:\n  nodeCacheCapable: false")))
+                .containsExactly("schedulerops:extender-nodes");
+        // The operator renders bindings to roles the install ships, never a role of its own (it holds no power to
+        // grant beyond bind on those names).
+        assertThat(render("labelKey: k\nverbs: [Filter, Bind]").all())
+                .noneMatch(o -> o.getKind().equals("ClusterRole")
+                        || o.getKind().equals("Role")
+                                && "kube-system".equals(o.getMetadata().getNamespace()));
     }
 
     @Test
@@ -343,14 +351,16 @@ class ProfileRendererTest {
                 .toList();
         assertThat(clusterRoles)
                 .containsExactlyInAnyOrder(
-                        "system:kube-scheduler", "system:volume-scheduler", "schedulerops:team-a:p:extender");
+                        "schedulerops:kube-scheduler", "system:volume-scheduler", "schedulerops:extender-nodes");
         assertThat(state.all())
                 .filteredOn(RoleBinding.class::isInstance)
                 .extracting(o -> o.getMetadata().getNamespace() + "/"
                         + ((RoleBinding) o).getRoleRef().getName())
                 .containsExactlyInAnyOrder(
-                        "team-a/p-scheduler", "kube-system/extension-apiserver-authentication-reader");
-        assertThat(clusterRoles).doesNotContain("cluster-admin", "admin", "edit");
+                        "schedulerops-system/p-scheduler", "kube-system/extension-apiserver-authentication-reader");
+        // Not system:kube-scheduler: its rules on the default scheduler's lease would let a secondary scheduler stop
+        // the default one.
+        assertThat(clusterRoles).doesNotContain("system:kube-scheduler", "cluster-admin", "admin", "edit");
     }
 
     @Test
@@ -360,10 +370,14 @@ class ProfileRendererTest {
             assertThat(labels)
                     .as(object.getKind() + " " + object.getMetadata().getName())
                     .containsEntry(Labels.PROFILE, "p")
-                    .containsEntry(Labels.PROFILE_NAMESPACE, "team-a")
                     .containsEntry(Labels.MANAGED_BY, "schedulerops-operator")
                     .containsKey(Labels.COMPONENT);
             assertThat(object.getMetadata().getOwnerReferences()).isNullOrEmpty();
+            // Namespaced objects go into the workload namespace, whatever namespace the profile file named.
+            String namespace = object.getMetadata().getNamespace();
+            if (namespace != null && !(object instanceof RoleBinding && namespace.equals("kube-system"))) {
+                assertThat(namespace).as(object.getKind()).isEqualTo("schedulerops-system");
+            }
         }
     }
 
@@ -458,7 +472,7 @@ class ProfileRendererTest {
     void disabledTlsIsPlainHttpOn8080WithoutSecrets() throws Exception {
         DesiredState state = render("labelKey: k\nextender:\n  tls:\n    mode: Disabled");
         JsonNode extender = config(state).path("extenders").get(0);
-        assertThat(extender.path("urlPrefix").asText()).isEqualTo("http://p-extender.team-a.svc:8080");
+        assertThat(extender.path("urlPrefix").asText()).isEqualTo("http://p-extender.schedulerops-system.svc:8080");
         assertThat(extender.path("enableHTTPS").asBoolean()).isFalse();
         assertThat(extender.has("tlsConfig")).isFalse();
         assertThat(podSpec(state.extenderDeployment()).getVolumes())
@@ -550,17 +564,13 @@ class ProfileRendererTest {
         return deployment.getSpec().getTemplate().getSpec();
     }
 
-    private static List<String> extenderRules(DesiredState state) {
+    /** The ClusterRoles the extender's ServiceAccount is bound to. */
+    private static List<String> extenderRoles(DesiredState state) {
         return state.all().stream()
-                .filter(ClusterRole.class::isInstance)
-                .flatMap(o -> ((ClusterRole) o).getRules().stream())
-                .map(ProfileRendererTest::describe)
+                .filter(ClusterRoleBinding.class::isInstance)
+                .map(ClusterRoleBinding.class::cast)
+                .filter(b -> b.getSubjects().stream().anyMatch(s -> s.getName().equals("p-extender")))
+                .map(b -> b.getRoleRef().getName())
                 .toList();
-    }
-
-    private static String describe(PolicyRule rule) {
-        assertThat(rule.getResources()).doesNotContain("*");
-        assertThat(rule.getVerbs()).doesNotContain("*");
-        return String.join(",", rule.getResources()) + ":" + String.join(",", rule.getVerbs());
     }
 }

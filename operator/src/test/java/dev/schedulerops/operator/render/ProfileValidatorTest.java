@@ -134,10 +134,10 @@ class ProfileValidatorTest {
     }
 
     @Test
-    void namespaceIsRequired() {
+    void aProfileIsClusterScopedAndNeedsNoNamespace() {
         SchedulerProfile p = profile("labelKey: k");
         p.getMetadata().setNamespace(null);
-        assertThat(errors(p)).containsExactly("metadata.namespace: Required value");
+        assertThat(errors(p)).isEmpty();
     }
 
     @Test

@@ -31,20 +31,16 @@ public final class Samples {
 
     public static SchedulerProfile load(Path file) {
         try {
-            SchedulerProfile profile = ProfileYaml.readAll(file).get(0);
-            if (profile.getMetadata().getNamespace() == null) {
-                profile.getMetadata().setNamespace("default");
-            }
-            return profile;
+            return ProfileYaml.readAll(file).get(0);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** A profile from inline YAML in namespace "team-a"; the test's own minimal spec goes in {@code specYaml}. */
+    /** A profile "p" from inline YAML; the test's own minimal spec goes in {@code specYaml}. */
     public static SchedulerProfile profile(String specYaml) {
-        String yaml = "apiVersion: schedulerops.dev/v1alpha1\nkind: SchedulerProfile\nmetadata:\n  name: p\n"
-                + "  namespace: team-a\nspec:\n"
+        String yaml = "apiVersion: schedulerops.dev/v1beta1\nkind: SchedulerProfile\nmetadata:\n  name: p\n"
+                + "spec:\n"
                 + specYaml.stripIndent().lines().map(l -> "  " + l).reduce("", (a, b) -> a + b + "\n");
         try {
             return ProfileYaml.readOne(yaml);

@@ -13,9 +13,16 @@ class OperatorConfigTest {
     void defaultsOutsideACluster() {
         OperatorConfig config = OperatorConfig.fromEnvironment(Map.of(), Optional::empty);
 
-        assertThat(config.watchNamespaces()).isEmpty();
+        assertThat(config.workloadNamespace()).isEqualTo("schedulerops-system");
+        assertThat(config.profileSelector()).isEmpty();
+        assertThat(config.allowedImageRepositories()).isEmpty();
+        assertThat(config.imagePolicy().allowedRepositories())
+                .containsExactlyInAnyOrder(
+                        "registry.k8s.io/kube-scheduler",
+                        config.extenderImage()
+                                .substring(0, config.extenderImage().lastIndexOf(':')));
         assertThat(config.leaderElection()).isFalse();
-        assertThat(config.leaderElectionNamespace()).isEqualTo("default");
+        assertThat(config.leaderElectionNamespace()).isEqualTo("schedulerops-system");
         assertThat(config.leaseName()).isEqualTo("schedulerops-operator");
         assertThat(config.schedulerImageRepository()).isEqualTo("registry.k8s.io/kube-scheduler");
         assertThat(config.extenderImage()).contains("schedulerops-extender:");
@@ -88,19 +95,36 @@ class OperatorConfigTest {
     }
 
     @Test
-    void inAPodLeaderElectionIsOnInThePodsNamespace() {
+    void inAPodLeaderElectionIsOnAndTheWorkloadsGoInThePodsNamespace() {
         OperatorConfig config = OperatorConfig.fromEnvironment(
-                Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1"), () -> Optional.of("schedulerops-system"));
+                Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1"), () -> Optional.of("platform-scheduling"));
 
         assertThat(config.leaderElection()).isTrue();
-        assertThat(config.leaderElectionNamespace()).isEqualTo("schedulerops-system");
+        assertThat(config.workloadNamespace()).isEqualTo("platform-scheduling");
+        assertThat(config.leaderElectionNamespace()).isEqualTo("platform-scheduling");
+    }
+
+    @Test
+    void theWorkloadNamespaceAndAllowedImageRepositoriesAreCheckedAtStartUp() {
+        assertThatThrownBy(() -> OperatorConfig.fromEnvironment(
+                        Map.of("SCHEDULEROPS_WORKLOAD_NAMESPACE", "Team_A"), Optional::empty))
+                .hasMessageContaining("SCHEDULEROPS_WORKLOAD_NAMESPACE must be a namespace name");
+        assertThatThrownBy(() -> OperatorConfig.fromEnvironment(
+                        Map.of("SCHEDULEROPS_ALLOWED_IMAGE_REPOSITORIES", "example.com/ext:1"), Optional::empty))
+                .hasMessageContaining("SCHEDULEROPS_ALLOWED_IMAGE_REPOSITORIES: 'example.com/ext:1' is neither");
+        OperatorConfig config = OperatorConfig.fromEnvironment(
+                Map.of("SCHEDULEROPS_ALLOWED_IMAGE_REPOSITORIES", " mirror.example.com/k8s/, example.com/ext "),
+                Optional::empty);
+        assertThat(config.imagePolicy().allowedRepositories())
+                .containsExactlyInAnyOrder("mirror.example.com/k8s/", "example.com/ext");
     }
 
     @Test
     void environmentVariablesAreRead() {
         OperatorConfig config = OperatorConfig.fromEnvironment(
                 Map.of(
-                        "SCHEDULEROPS_WATCH_NAMESPACES", " team-a, ,team-b ",
+                        "SCHEDULEROPS_WORKLOAD_NAMESPACE", "schedulers",
+                        "SCHEDULEROPS_PROFILE_SELECTOR", "shard=a",
                         "SCHEDULEROPS_LEADER_ELECTION", "false",
                         "SCHEDULEROPS_LEADER_ELECTION_NAMESPACE", "ops",
                         "SCHEDULEROPS_EXTENDER_IMAGE", "example.com/ext:1",
@@ -111,7 +135,8 @@ class OperatorConfigTest {
                         "KUBERNETES_SERVICE_HOST", "10.0.0.1"),
                 () -> Optional.of("schedulerops-system"));
 
-        assertThat(config.watchNamespaces()).containsExactlyInAnyOrder("team-a", "team-b");
+        assertThat(config.workloadNamespace()).isEqualTo("schedulers");
+        assertThat(config.profileSelector()).isEqualTo("shard=a");
         assertThat(config.leaderElection()).isFalse();
         assertThat(config.leaderElectionNamespace()).isEqualTo("ops");
         assertThat(config.extenderImage()).isEqualTo("example.com/ext:1");

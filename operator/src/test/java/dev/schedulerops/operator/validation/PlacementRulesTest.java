@@ -116,7 +116,7 @@ class PlacementRulesTest {
     @Test
     void everyKeyTheOperatorSetsOnItsPodsIsReserved() {
         for (String component : List.of(Labels.COMPONENT_EXTENDER, Labels.COMPONENT_SCHEDULER)) {
-            for (String key : Labels.component("p", "ns", component).keySet()) {
+            for (String key : Labels.component("p", component).keySet()) {
                 boolean reserved = PlacementRules.RESERVED_LABELS.contains(key)
                         || key.startsWith(PodPlacementSpec.RESERVED_PREFIX);
                 assertThat(reserved)

@@ -1,0 +1,381 @@
+package dev.schedulerops.operator.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.core.read.ListAppender;
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.runtime.OperatorConfig;
+import dev.schedulerops.operator.runtime.OperatorRuntime;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operator under the RBAC of deploy/rbac (the very files, applied by an admin) and the admission policy of
+ * deploy/admission, on a kube-apiserver that authorizes with RBAC: it runs as its ServiceAccount (impersonated), with
+ * leader election on. A profile with every verb becomes all its objects (the kube-system RoleBinding and the
+ * cluster-scoped bindings included) and goes away completely, and nothing in the log says forbidden: the Roles in the
+ * workload namespace and kube-system and the small ClusterRole are enough. Its own API server: the shared tier's
+ * operator runs as an admin.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DeployRbacTest {
+    private static final Path DEPLOY = Path.of("..", "deploy");
+    private static final String OPERATOR_NAMESPACE = "schedulerops-system";
+    private static final String SERVICE_ACCOUNT =
+            "system:serviceaccount:" + OPERATOR_NAMESPACE + ":schedulerops-operator";
+
+    private BareApiServer apiServer;
+    private KubernetesClient admin;
+    private KubernetesClient asOperator;
+    private FakeDeploymentController deployments;
+    private FakeGarbageCollector garbageCollector;
+    private OperatorRuntime operator;
+    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+
+    @BeforeAll
+    void startTheOperatorAsItsServiceAccount() throws IOException {
+        apiServer = BareApiServer.start(
+                ControlPlaneBinaries.locate(),
+                Path.of(
+                                "target",
+                                "apiserver-rbac",
+                                String.valueOf(ProcessHandle.current().pid()))
+                        .toAbsolutePath());
+        admin = apiServer.client();
+        for (String namespace : List.of(OPERATOR_NAMESPACE, "team-a")) {
+            admin.resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(namespace)
+                            .endMetadata()
+                            .build())
+                    .create();
+        }
+        apply(DEPLOY.resolve("crds/schedulerprofiles.schedulerops.dev-v1.yml"));
+        admin.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName("schedulerprofiles.schedulerops.dev")
+                .waitUntilCondition(
+                        c -> c != null
+                                && c.getStatus() != null
+                                && c.getStatus().getConditions() != null
+                                && c.getStatus().getConditions().stream()
+                                        .anyMatch(cond -> "Established".equals(cond.getType())
+                                                && "True".equals(cond.getStatus())),
+                        30,
+                        TimeUnit.SECONDS);
+        // What `kubectl kustomize deploy/` renders for RBAC and admission (deploy/rbac/kustomization.yaml lists them).
+        for (String file : List.of(
+                "rbac/service-account.yaml",
+                "rbac/cluster-role.yaml",
+                "rbac/cluster-role-binding.yaml",
+                "rbac/workload-role.yaml",
+                "rbac/kube-system-role.yaml",
+                "rbac/profile-roles.yaml",
+                "admission/operator-labels-policy.yaml")) {
+            apply(DEPLOY.resolve(file));
+        }
+
+        Config adminConfig = admin.getConfiguration();
+        asOperator = new KubernetesClientBuilder()
+                .withConfig(new ConfigBuilder(adminConfig)
+                        .withImpersonateUsername(SERVICE_ACCOUNT)
+                        .withImpersonateGroups(
+                                "system:serviceaccounts",
+                                "system:serviceaccounts:" + OPERATOR_NAMESPACE,
+                                "system:authenticated")
+                        .build())
+                .build();
+        assertThatThrownBy(() -> asOperator.configMaps().inNamespace("team-a").list())
+                .as("sanity: the impersonated identity is not an admin")
+                .isInstanceOf(KubernetesClientException.class);
+
+        deployments = new FakeDeploymentController(admin);
+        garbageCollector = new FakeGarbageCollector(admin);
+        ch.qos.logback.classic.Logger root =
+                (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        log.start();
+        root.addAppender(log);
+        operator = OperatorRuntime.start(
+                OperatorConfig.fromEnvironment(
+                        Map.of(
+                                OperatorConfig.ENV_WORKLOAD_NAMESPACE, OPERATOR_NAMESPACE,
+                                OperatorConfig.ENV_LEADER_ELECTION, "true",
+                                OperatorConfig.ENV_EXTENDER_IMAGE, "example.com/extender:test",
+                                OperatorConfig.ENV_HTTP_PORT, "0",
+                                OperatorConfig.ENV_HTTP_BIND_ADDRESS, "127.0.0.1"),
+                        Optional::empty),
+                asOperator);
+    }
+
+    @AfterAll
+    void stop() {
+        ch.qos.logback.classic.Logger root =
+                (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.detachAppender(log);
+        try {
+            if (operator != null) {
+                operator.close();
+            }
+        } finally {
+            if (deployments != null) {
+                deployments.close();
+            }
+            if (garbageCollector != null) {
+                garbageCollector.close();
+            }
+            if (asOperator != null) {
+                asOperator.close();
+            }
+            if (admin != null) {
+                admin.close();
+            }
+            apiServer.close();
+        }
+    }
+
+    @Test
+    void aProfileRollsOutAndGoesUnderTheShippedRbacAlone() {
+        Tier tier = new Tier(admin, deployments, garbageCollector, OPERATOR_NAMESPACE, "rbac");
+        tier.rollOut("p", "labelKey: example.com/rank\nverbs: [Filter, Prioritize, Bind]");
+
+        Names names = tier.names("p");
+        assertThat(tier.configMap(names.schedulerConfig())).isNotNull();
+        assertThat(admin.rbac()
+                        .roleBindings()
+                        .inNamespace(Names.KUBE_SYSTEM)
+                        .withName(names.authReaderBinding())
+                        .get())
+                .as("the RoleBinding in kube-system, through the kube-system Role")
+                .isNotNull();
+        assertThat(admin.rbac()
+                        .roles()
+                        .inNamespace(OPERATOR_NAMESPACE)
+                        .withName(names.schedulerLease())
+                        .get())
+                .as("the scheduler's lease Role, through the escalation check under the workload Role")
+                .isNotNull();
+        assertThat(admin.rbac()
+                        .clusterRoleBindings()
+                        .withName(names.extenderBinderBinding())
+                        .get())
+                .as("the extender bound to the binder role, through bind on its name")
+                .isNotNull();
+        assertThat(admin.rbac()
+                        .clusterRoleBindings()
+                        .withName(names.kubeSchedulerBinding())
+                        .get()
+                        .getRoleRef()
+                        .getName())
+                .isEqualTo(Names.SCHEDULER_CLUSTER_ROLE);
+        Lease lease = admin.leases()
+                .inNamespace(OPERATOR_NAMESPACE)
+                .withName(OperatorConfig.LEASE_NAME)
+                .get();
+        assertThat(lease)
+                .as("the operator's own lease, through the workload Role")
+                .isNotNull();
+
+        tier.profile("p").delete();
+        Eventually.until(
+                "the profile and everything it became are gone",
+                () -> tier.profile("p").get() == null
+                        && objectsOf(tier.name("p")).isEmpty(),
+                () -> objectsOf(tier.name("p")));
+
+        List<String> forbidden = log.list.stream()
+                .filter(e -> mentionsForbidden(e.getFormattedMessage()) || mentionsForbidden(e.getThrowableProxy()))
+                .map(e -> e.getLoggerName() + ": " + e.getFormattedMessage())
+                .toList();
+        assertThat(forbidden).as("log lines that mention forbidden").isEmpty();
+    }
+
+    /**
+     * What the operator may not do: it holds no namespaced access outside its workload namespace (and kube-system's
+     * RoleBindings), no Secrets elsewhere, no Roles in kube-system, and none of the scheduler's powers itself.
+     */
+    @Test
+    void theOperatorHoldsNothingBeyondItsWorkloadNamespace() {
+        for (String[] check : new String[][] {
+            {"list", "", "secrets", "team-a"},
+            {"get", "", "secrets", "kube-system"},
+            {"create", "", "configmaps", "team-a"},
+            {"create", "apps", "deployments", "team-a"},
+            {"create", "", "serviceaccounts", "default"},
+            {"delete", "rbac.authorization.k8s.io", "roles", "kube-system"},
+            {"create", "rbac.authorization.k8s.io", "roles", "kube-system"},
+            {"update", "coordination.k8s.io", "leases", "kube-system"},
+            {"create", "", "pods/binding", "team-a"},
+            {"delete", "", "pods", "team-a"},
+            {"create", "rbac.authorization.k8s.io", "clusterroles", ""},
+        }) {
+            assertThat(allowed(SERVICE_ACCOUNT, check[0], check[1], check[2], check[3]))
+                    .as("the operator may %s %s in '%s'", check[0], check[2], check[3])
+                    .isFalse();
+        }
+        assertThat(allowed(SERVICE_ACCOUNT, "create", "", "secrets", OPERATOR_NAMESPACE))
+                .as("sanity: it may write Secrets in its workload namespace")
+                .isTrue();
+    }
+
+    /** The admission policy refuses the operator's labels from anyone but the operator, an admin included. */
+    @Test
+    void theOperatorsLabelsCannotBeForgedButObjectsThatKeepThemCanBeEdited() {
+        var forged = new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("forged")
+                .withNamespace("team-a")
+                .addToLabels(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE)
+                .addToLabels(Labels.PROFILE, "someone-elses")
+                .endMetadata()
+                .build();
+        assertThatThrownBy(() -> admin.resource(forged).create())
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("are set only by the schedulerops operator");
+        var otherPrefix = new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("forged-prefix")
+                .withNamespace("team-a")
+                .addToLabels("schedulerops.dev/anything", "x")
+                .endMetadata()
+                .build();
+        assertThatThrownBy(() -> admin.resource(otherPrefix).create())
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("are set only by the schedulerops operator");
+        // Someone else's managed-by value is not the operator's: allowed.
+        admin.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName("helm-managed")
+                        .withNamespace("team-a")
+                        .addToLabels(Labels.MANAGED_BY, "Helm")
+                        .endMetadata()
+                        .build())
+                .create();
+
+        // An object the operator labelled may be edited by others as long as the labels stay.
+        Tier tier = new Tier(admin, deployments, garbageCollector, OPERATOR_NAMESPACE, "labels");
+        tier.rollOut("p", "labelKey: example.com/rank");
+        String config = tier.names("p").schedulerConfig();
+        admin.configMaps().inNamespace(OPERATOR_NAMESPACE).withName(config).edit(cm -> {
+            cm.getMetadata().getAnnotations().put("example.com/touched", "yes");
+            return cm;
+        });
+        assertThatThrownBy(() -> admin.configMaps()
+                        .inNamespace(OPERATOR_NAMESPACE)
+                        .withName(config)
+                        .edit(cm -> {
+                            cm.getMetadata().getLabels().put(Labels.PROFILE, "another-profile");
+                            return cm;
+                        }))
+                .hasMessageContaining("are set only by the schedulerops operator");
+        assertThatThrownBy(() -> admin.configMaps()
+                        .inNamespace(OPERATOR_NAMESPACE)
+                        .withName(config)
+                        .edit(cm -> {
+                            cm.getMetadata().getLabels().remove(Labels.MANAGED_BY);
+                            return cm;
+                        }))
+                .hasMessageContaining("are set only by the schedulerops operator");
+        tier.profile("p").delete();
+        Eventually.until("the profile goes", () -> tier.profile("p").get() == null);
+    }
+
+    private boolean allowed(String user, String verb, String group, String resource, String namespace) {
+        String[] parts = resource.split("/", 2);
+        var review = new io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder()
+                .withNewSpec()
+                .withUser(user)
+                .withGroups("system:serviceaccounts", "system:authenticated")
+                .withNewResourceAttributes()
+                .withVerb(verb)
+                .withGroup(group)
+                .withResource(parts[0])
+                .withSubresource(parts.length > 1 ? parts[1] : null)
+                .withNamespace(namespace.isEmpty() ? null : namespace)
+                .endResourceAttributes()
+                .endSpec()
+                .build();
+        return admin.authorization()
+                .v1()
+                .subjectAccessReview()
+                .create(review)
+                .getStatus()
+                .getAllowed();
+    }
+
+    private List<HasMetadata> objectsOf(String profile) {
+        List<HasMetadata> found = new ArrayList<>();
+        for (Class<? extends HasMetadata> type : List.of(
+                io.fabric8.kubernetes.api.model.apps.Deployment.class,
+                io.fabric8.kubernetes.api.model.ServiceAccount.class,
+                io.fabric8.kubernetes.api.model.ConfigMap.class,
+                io.fabric8.kubernetes.api.model.Secret.class,
+                io.fabric8.kubernetes.api.model.Service.class,
+                io.fabric8.kubernetes.api.model.rbac.Role.class,
+                RoleBinding.class)) {
+            found.addAll(admin.resources(type)
+                    .inAnyNamespace()
+                    .withLabel(Labels.PROFILE, profile)
+                    .list()
+                    .getItems());
+        }
+        found.addAll(admin.rbac()
+                .clusterRoleBindings()
+                .withLabel(Labels.PROFILE, profile)
+                .list()
+                .getItems());
+        return found;
+    }
+
+    /**
+     * An RBAC refusal of this operator's identity ("... is forbidden: User \"system:serviceaccount:...\" cannot ...").
+     * Other apiserver-tier classes' operator may log other "forbidden" errors (a quota) in the same JVM; it runs as an
+     * admin, so it never logs this identity.
+     */
+    private static boolean mentionsForbidden(String text) {
+        return text != null && text.toLowerCase(Locale.ROOT).contains("forbidden") && text.contains(SERVICE_ACCOUNT);
+    }
+
+    private static boolean mentionsForbidden(IThrowableProxy throwable) {
+        for (IThrowableProxy t = throwable; t != null; t = t.getCause()) {
+            if (mentionsForbidden(t.getMessage())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void apply(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            for (HasMetadata object : admin.load(in).items()) {
+                admin.resource(object).serverSideApply();
+            }
+        }
+    }
+}
