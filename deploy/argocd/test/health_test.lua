@@ -10,7 +10,7 @@ local function profile(generation, status)
   return {
     apiVersion = "schedulerops.dev/v1beta1",
     kind = "SchedulerProfile",
-    metadata = { name = "label-priority", namespace = "team-a", generation = generation },
+    metadata = { name = "label-priority", generation = generation },
     status = status,
   }
 end

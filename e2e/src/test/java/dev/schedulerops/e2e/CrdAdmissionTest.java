@@ -41,17 +41,15 @@ class CrdAdmissionTest {
             .withVersion("v1beta1")
             .withKind("SchedulerProfile")
             .withPlural("schedulerprofiles")
-            .withNamespaced(true)
+            .withNamespaced(false)
             .build();
 
     private Cluster cluster;
-    private String namespace;
 
     @BeforeAll
     void installCrd(Cluster cluster) {
         this.cluster = cluster;
         Crds.install(cluster.client());
-        namespace = cluster.createNamespace("crd-admission").getMetadata().getName();
     }
 
     @Test
@@ -64,7 +62,10 @@ class CrdAdmissionTest {
                 .get();
 
         assertThat(Crds.isEstablished(crd)).isTrue();
-        assertThat(crd.getSpec().getScope()).isEqualTo("Namespaced");
+        // Cluster-scoped, like StorageClass and PriorityClass: spec.schedulerName is a cluster-wide name.
+        assertThat(crd.getSpec().getScope()).isEqualTo("Cluster");
+        assertThat(crd.getSpec().getVersions()).singleElement().satisfies(v -> assertThat(v.getName())
+                .isEqualTo("v1beta1"));
         assertThat(crd.getStatus().getAcceptedNames().getKind()).isEqualTo("SchedulerProfile");
         assertThat(crd.getStatus().getAcceptedNames().getShortNames()).isNotEmpty();
         assertThat(crd.getStatus().getAcceptedNames().getCategories()).isNotEmpty();
@@ -88,7 +89,7 @@ class CrdAdmissionTest {
     void everySampleIsAdmitted(String file, JsonNode sample) {
         GenericKubernetesResource created = createDryRun(sample);
 
-        assertThat(created.getMetadata().getNamespace()).isEqualTo(namespace);
+        assertThat(created.getMetadata().getNamespace()).isNull();
         assertThat(created.getMetadata().getName())
                 .isEqualTo(sample.path("metadata").path("name").asText());
         // Defaults from the schema come back, so the object went through the CRD's structural schema.
@@ -185,10 +186,9 @@ class CrdAdmissionTest {
     private GenericKubernetesResource createDryRun(JsonNode document) {
         GenericKubernetesResource resource =
                 cluster.client().getKubernetesSerialization().convertValue(document, GenericKubernetesResource.class);
-        resource.getMetadata().setNamespace(namespace);
+        resource.getMetadata().setNamespace(null); // cluster-scoped
         return cluster.client()
                 .genericKubernetesResources(PROFILES)
-                .inNamespace(namespace)
                 .resource(resource)
                 .dryRun()
                 .create();

@@ -2,7 +2,6 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedulerops.e2e.OperatorLifecycleTest.OperatorTests;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
@@ -64,6 +63,7 @@ class DrainTest {
             nodes.forEach(node -> kubectl("uncordon", node));
         }
         if (operator != null) {
+            OperatorTests.deleteProfiles(client, namespace);
             operator.close();
         }
     }
@@ -88,7 +88,6 @@ class DrainTest {
                 Duration.ofSeconds(120),
                 "the profile becomes Ready",
                 () -> OperatorTests.isCurrent(client.resources(SchedulerProfile.class)
-                        .inNamespace(namespace)
                         .withName(PROFILE)
                         .get()));
 
@@ -161,7 +160,6 @@ class DrainTest {
                 Duration.ofSeconds(60),
                 "the profile is Ready after the drains",
                 () -> OperatorTests.isCurrent(client.resources(SchedulerProfile.class)
-                        .inNamespace(namespace)
                         .withName(PROFILE)
                         .get()));
     }

@@ -63,16 +63,29 @@ class HelmChartTest {
         assertThat(chart.stream().map(Commands::identity))
                 .containsExactlyInAnyOrderElementsOf(
                         kustomize.stream().map(Commands::identity).toList());
-        assertThat(Commands.find(chart, "ClusterRole", OPERATOR).path("rules"))
-                .isEqualTo(Commands.find(kustomize, "ClusterRole", OPERATOR).path("rules"));
-        for (String field : List.of("/roleRef", "/subjects")) {
-            assertThat(Commands.find(chart, "ClusterRoleBinding", OPERATOR).at(field))
-                    .isEqualTo(Commands.find(kustomize, "ClusterRoleBinding", OPERATOR)
-                            .at(field));
+        // Every RBAC object and the admission policy: the same rules, bindings and CEL.
+        for (JsonNode object : kustomize) {
+            String kind = object.path("kind").asText();
+            if (!List.of(
+                            "ClusterRole",
+                            "ClusterRoleBinding",
+                            "Role",
+                            "RoleBinding",
+                            "ValidatingAdmissionPolicy",
+                            "ValidatingAdmissionPolicyBinding")
+                    .contains(kind)) {
+                continue;
+            }
+            JsonNode rendered = chart.stream()
+                    .filter(o -> Commands.identity(o).equals(Commands.identity(object)))
+                    .findFirst()
+                    .orElseThrow();
+            for (String field : List.of("/rules", "/roleRef", "/subjects", "/spec")) {
+                assertThat(rendered.at(field))
+                        .as("%s %s", Commands.identity(object), field)
+                        .isEqualTo(object.at(field));
+            }
         }
-        String leaderElection = OPERATOR + "-leader-election";
-        assertThat(Commands.find(chart, "Role", leaderElection).path("rules"))
-                .isEqualTo(Commands.find(kustomize, "Role", leaderElection).path("rules"));
         JsonNode chartDeployment = Commands.find(chart, "Deployment", OPERATOR);
         JsonNode kustomizeDeployment = Commands.find(kustomize, "Deployment", OPERATOR);
         for (String field : List.of("/spec/replicas", "/spec/selector", "/spec/template/spec")) {
@@ -114,7 +127,8 @@ class HelmChartTest {
                 "--set", "image.tag=9.9.9",
                 "--set", "extenderImage.repository=registry.example.com/ops/extender",
                 "--set", "replicas=2",
-                "--set", "watchNamespaces={team-a,team-b}",
+                "--set", "workloadNamespace=platform-scheduling",
+                "--set", "allowedImageRepositories={registry.example.com/ops/}",
                 "--set", "leaderElection.enabled=false",
                 "--set", "maxConcurrentRollouts=2",
                 "--set", "apiRateLimit.qps=7.5",
@@ -130,7 +144,8 @@ class HelmChartTest {
         assertThat(container.at("/resources/limits/memory").asText()).isEqualTo("1Gi");
         Map<String, String> env = env(container);
         assertThat(env)
-                .containsEntry("SCHEDULEROPS_WATCH_NAMESPACES", "team-a,team-b")
+                .containsEntry("SCHEDULEROPS_WORKLOAD_NAMESPACE", "platform-scheduling")
+                .containsEntry("SCHEDULEROPS_ALLOWED_IMAGE_REPOSITORIES", "registry.example.com/ops/")
                 .containsEntry("SCHEDULEROPS_LEADER_ELECTION", "false")
                 .containsEntry("SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS", "2")
                 .containsEntry("SCHEDULEROPS_API_QPS", "7.5")
@@ -143,45 +158,42 @@ class HelmChartTest {
     }
 
     /**
-     * watchNamespaces renders the same RBAC as deploy/overlays/namespaced for the same namespaces (team-a, team-b): the
-     * small ClusterRole, a Role and RoleBinding per namespace, the kube-system Role, the leader-election Role.
+     * workloadNamespace moves the operator's write access with the workloads: the workload Role and its binding are
+     * there (the operator's ServiceAccount stays in the release namespace); cluster-wide nothing changes.
      */
     @Test
-    void watchNamespacesRenderTheSameRbacAsTheNamespacedOverlay() {
-        List<JsonNode> chart = template("--set", "watchNamespaces={team-a,team-b}");
-        List<JsonNode> overlay = Commands.kustomize("deploy/overlays/namespaced");
-
-        List<String> rbacKinds = List.of("ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding");
+    void workloadNamespaceMovesTheWorkloadRole() {
+        List<JsonNode> chart = template("--set", "workloadNamespace=platform-scheduling");
+        JsonNode role = chart.stream()
+                .filter(o -> o.path("kind").asText().equals("Role")
+                        && o.at("/metadata/name").asText().equals(OPERATOR))
+                .filter(o -> !o.at("/metadata/namespace").asText().equals("kube-system"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(role.at("/metadata/namespace").asText()).isEqualTo("platform-scheduling");
+        JsonNode binding = chart.stream()
+                .filter(o -> o.path("kind").asText().equals("RoleBinding")
+                        && o.at("/metadata/namespace").asText().equals("platform-scheduling"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(binding.at("/subjects/0/namespace").asText()).isEqualTo(NAMESPACE);
         assertThat(chart.stream()
-                        .filter(o -> rbacKinds.contains(o.path("kind").asText()))
-                        .map(Commands::identity))
-                .containsExactlyInAnyOrderElementsOf(overlay.stream()
-                        .filter(o -> rbacKinds.contains(o.path("kind").asText()))
-                        .map(Commands::identity)
-                        .toList());
-        for (JsonNode object : overlay) {
-            String kind = object.path("kind").asText();
-            if (!rbacKinds.contains(kind)) {
-                continue;
-            }
-            JsonNode rendered = chart.stream()
-                    .filter(o -> Commands.identity(o).equals(Commands.identity(object)))
-                    .findFirst()
-                    .orElseThrow();
-            for (String field : List.of("/rules", "/roleRef", "/subjects")) {
-                assertThat(rendered.at(field))
-                        .as("%s %s", Commands.identity(object), field)
-                        .isEqualTo(object.at(field));
-            }
-        }
-        JsonNode clusterRole = Commands.find(chart, "ClusterRole", OPERATOR);
-        assertThat(StreamSupport.stream(clusterRole.path("rules").spliterator(), false)
-                        .flatMap(rule -> Commands.strings(rule.path("resources")).stream())
-                        .toList())
-                .as("no namespaced kind is writable cluster-wide")
-                .doesNotContain("deployments", "configmaps", "serviceaccounts", "services", "leases", "roles");
-        assertThat(env(Commands.find(chart, "Deployment", OPERATOR).at("/spec/template/spec/containers/0")))
-                .containsEntry("SCHEDULEROPS_WATCH_NAMESPACES", "team-a,team-b");
+                        .filter(o -> o.path("kind").asText().startsWith("Role"))
+                        .map(o -> o.at("/metadata/namespace").asText())
+                        .distinct())
+                .containsExactlyInAnyOrder("platform-scheduling", "kube-system", "default");
+    }
+
+    /** The admission policy exempts the release's own ServiceAccount, and can be left out. */
+    @Test
+    void theAdmissionPolicyFollowsTheReleaseAndIsOnByDefault() {
+        JsonNode policy = Commands.find(
+                template("--set", "fullnameOverride=sched-ops"), "ValidatingAdmissionPolicy", "sched-ops-labels");
+        assertThat(policy.at("/spec/matchConditions/0/expression").asText())
+                .isEqualTo("request.userInfo.username != 'system:serviceaccount:" + NAMESPACE + ":sched-ops'");
+        assertThat(template("--set", "admissionPolicy.enabled=false").stream()
+                        .map(o -> o.path("kind").asText()))
+                .doesNotContain("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding");
     }
 
     @Test
@@ -211,9 +223,9 @@ class HelmChartTest {
         assertThat(negativeReplicas.exitCode()).isNotZero();
         assertThat(negativeReplicas.stderr()).contains("replicas");
 
-        Commands.Result badNamespace = helm("template", "schedulerops", CHART, "--set", "watchNamespaces={Team_A}");
+        Commands.Result badNamespace = helm("template", "schedulerops", CHART, "--set", "workloadNamespace=Team_A");
         assertThat(badNamespace.exitCode()).isNotZero();
-        assertThat(badNamespace.stderr()).contains("watchNamespaces");
+        assertThat(badNamespace.stderr()).contains("workloadNamespace");
     }
 
     private static int compareNumbersByValue(JsonNode a, JsonNode b) {

@@ -87,7 +87,7 @@ class InClusterTest {
             .withVersion("v1beta1")
             .withPlural("schedulerprofiles")
             .withKind("SchedulerProfile")
-            .withNamespaced(true)
+            .withNamespaced(false)
             .build();
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
@@ -165,13 +165,13 @@ class InClusterTest {
     @Order(2)
     void theSampleProfileRunsAsContainersOnTheRealNode() {
         applySample("label-priority.yaml");
-        Names names = new Names("label-priority", namespace);
+        Names names = new Names("label-priority", OPERATOR_NAMESPACE);
         awaitProfileReady("label-priority");
         List<Pod> pods = productPods("label-priority");
         assertThat(pods).hasSize(3); // two extender replicas, one scheduler
         pods.forEach(this::assertRunningOnTheRealNode);
         String config = client.configMaps()
-                .inNamespace(namespace)
+                .inNamespace(OPERATOR_NAMESPACE)
                 .withName(names.schedulerConfig())
                 .get()
                 .getData()
@@ -239,7 +239,7 @@ class InClusterTest {
         }
         for (Map.Entry<String, String> entry : firstPods.entrySet()) {
             Pod pod = client.pods()
-                    .inNamespace(namespace)
+                    .inNamespace(OPERATOR_NAMESPACE)
                     .withName(entry.getKey())
                     .get();
             assertThat(pod).as("pod %s still exists", entry.getKey()).isNotNull();
@@ -299,10 +299,10 @@ class InClusterTest {
     @Order(5)
     void theSchedulerTalksMutualTlsAndAForcedRotationLosesNoPod() throws Exception {
         String profile = "label-priority";
-        Names names = new Names(profile, namespace);
+        Names names = new Names(profile, OPERATOR_NAMESPACE);
         String target = kwokNodes.get(2); // labelled OTHER_LABEL=5 in step 9, the profile's labelKey since then
         String config = client.configMaps()
-                .inNamespace(namespace)
+                .inNamespace(OPERATOR_NAMESPACE)
                 .withName(names.schedulerConfig())
                 .get()
                 .getData()
@@ -363,7 +363,7 @@ class InClusterTest {
         NetworkPolicy policy = client.network()
                 .v1()
                 .networkPolicies()
-                .inNamespace(namespace)
+                .inNamespace(OPERATOR_NAMESPACE)
                 .withName(names.extenderNetworkPolicy())
                 .get();
         assertThat(policy).as("the extender's NetworkPolicy").isNotNull();
@@ -438,15 +438,15 @@ class InClusterTest {
 
     private Secret caSecret(String profile) {
         return client.secrets()
-                .inNamespace(namespace)
-                .withName(new Names(profile, namespace).caSecret())
+                .inNamespace(OPERATOR_NAMESPACE)
+                .withName(new Names(profile, OPERATOR_NAMESPACE).caSecret())
                 .get();
     }
 
     private Secret schedulerClientSecret(String profile) {
         return client.secrets()
-                .inNamespace(namespace)
-                .withName(new Names(profile, namespace).schedulerClientSecret())
+                .inNamespace(OPERATOR_NAMESPACE)
+                .withName(new Names(profile, OPERATOR_NAMESPACE).schedulerClientSecret())
                 .get();
     }
 
@@ -465,7 +465,7 @@ class InClusterTest {
         assertThat(failed.getMessage()).contains("fault-strict-extender");
         say("Step 11: deleted extender pod " + strictExtender.getMetadata().getName()
                 + " (ignorable: false) -> pods wait: \"" + failed.getMessage() + "\"");
-        awaitAvailable(namespace, "fault-strict-extender");
+        awaitAvailable(OPERATOR_NAMESPACE, "fault-strict-extender");
         strictPods.forEach(this::nudge);
         for (Pod pod : strictPods) {
             assertThat(awaitBound(pod)).isEqualTo(kwokNodes.get(0));
@@ -476,7 +476,7 @@ class InClusterTest {
         Pod lenient = createPod("fault-lenient");
         String boundTo = awaitBound(lenient);
         Instant boundAt = scheduledAt(pod(lenient));
-        awaitAvailable(namespace, "fault-lenient-extender");
+        awaitAvailable(OPERATOR_NAMESPACE, "fault-lenient-extender");
         Pod replacement = only(productPods("fault-lenient"), "extender");
         assertThat(boundAt)
                 .as("the pod was scheduled before the new extender pod was Ready, so without the extender")
@@ -491,14 +491,14 @@ class InClusterTest {
     @Order(7)
     void theOperatorKilledInTheMiddleOfARolloutConverges() {
         String profile = "label-priority";
-        Deployment extender = deployment(namespace, profile + Names.EXTENDER_SUFFIX);
+        Deployment extender = deployment(OPERATOR_NAMESPACE, profile + Names.EXTENDER_SUFFIX);
         long generation = extender.getMetadata().getGeneration();
         Pod operator = singlePod(OPERATOR_NAMESPACE, Map.of("app.kubernetes.io/name", OPERATOR));
         patchSpec(profile, "{\"spec\":{\"labelKey\":\"" + LABEL + "\"}}");
         Await.until(
                 Duration.ofSeconds(60),
                 "the operator starts rolling the extender out",
-                () -> deployment(namespace, profile + Names.EXTENDER_SUFFIX)
+                () -> deployment(OPERATOR_NAMESPACE, profile + Names.EXTENDER_SUFFIX)
                                 .getMetadata()
                                 .getGeneration()
                         > generation);
@@ -514,19 +514,19 @@ class InClusterTest {
         Map<String, String> selector = Map.of("schedulerops.dev/profile", profile);
         assertThat(client.apps()
                         .deployments()
-                        .inNamespace(namespace)
+                        .inNamespace(OPERATOR_NAMESPACE)
                         .withLabels(selector)
                         .list()
                         .getItems())
                 .hasSize(2);
         assertThat(client.configMaps()
-                        .inNamespace(namespace)
+                        .inNamespace(OPERATOR_NAMESPACE)
                         .withLabels(selector)
                         .list()
                         .getItems())
                 .hasSize(1);
         assertThat(client.services()
-                        .inNamespace(namespace)
+                        .inNamespace(OPERATOR_NAMESPACE)
                         .withLabels(selector)
                         .list()
                         .getItems())
@@ -609,8 +609,8 @@ class InClusterTest {
     void helmInstallsTheSameOperator() {
         Path helm = helm();
         // As deploy/README.md says: profiles first, while the operator still runs to remove its finalizer.
-        kubectl("delete", "schedulerprofiles", "--all", "--all-namespaces", "--wait=true", "--timeout=180s")
-                .requireSuccess("kubectl delete schedulerprofiles --all --all-namespaces");
+        kubectl("delete", "schedulerprofiles", "--all", "--wait=true", "--timeout=180s")
+                .requireSuccess("kubectl delete schedulerprofiles --all");
         kubectl("delete", "-k", repo("deploy"), "--wait=true", "--timeout=180s")
                 .requireSuccess("kubectl delete -k deploy/");
         Commands.run(
@@ -670,7 +670,7 @@ class InClusterTest {
     }
 
     private void applySample(String file) {
-        kubectl("apply", "--server-side", "-n", namespace, "-f", repo("samples/" + file))
+        kubectl("apply", "--server-side", "-f", repo("samples/" + file))
                 .requireSuccess("kubectl apply -f samples/" + file);
     }
 
@@ -678,28 +678,19 @@ class InClusterTest {
         String yaml = "apiVersion: schedulerops.dev/v1beta1\nkind: SchedulerProfile\nmetadata:\n  name: " + name
                 + "\nspec:\n" + spec.indent(2);
         Commands.run(
-                        List.of(
-                                kubectlPath(),
-                                "--kubeconfig",
-                                kubeconfig(),
-                                "apply",
-                                "--server-side",
-                                "-n",
-                                namespace,
-                                "-f",
-                                "-"),
+                        List.of(kubectlPath(), "--kubeconfig", kubeconfig(), "apply", "--server-side", "-f", "-"),
                         yaml,
                         Duration.ofSeconds(30))
                 .requireSuccess("kubectl apply " + name);
     }
 
     private void patchSpec(String profile, String mergePatch) {
-        kubectl("patch", "schedulerprofile", profile, "-n", namespace, "--type=merge", "-p", mergePatch)
+        kubectl("patch", "schedulerprofile", profile, "--type=merge", "-p", mergePatch)
                 .requireSuccess("kubectl patch " + profile);
     }
 
     private void deleteProfile(String profile) {
-        kubectl("delete", "schedulerprofile", profile, "-n", namespace, "--ignore-not-found", "--wait=true");
+        kubectl("delete", "schedulerprofile", profile, "--ignore-not-found", "--wait=true");
         Await.until(ROLLOUT, "the pods of " + profile + " are gone", () -> productPods(profile)
                 .isEmpty());
     }
@@ -707,7 +698,6 @@ class InClusterTest {
     private void awaitProfileReady(String profile) {
         Await.until(ROLLOUT, "SchedulerProfile " + profile + " is Ready at its generation", () -> {
             GenericKubernetesResource current = client.genericKubernetesResources(PROFILES)
-                    .inNamespace(namespace)
                     .withName(profile)
                     .get();
             if (current == null || !(current.getAdditionalProperties().get("status") instanceof Map<?, ?> status)) {
@@ -748,7 +738,7 @@ class InClusterTest {
     private Pod killExtenderAndAwaitNoEndpoint(String profile) {
         Pod extender = only(productPods(profile), "extender");
         client.pods()
-                .inNamespace(namespace)
+                .inNamespace(OPERATOR_NAMESPACE)
                 .withName(extender.getMetadata().getName())
                 .withGracePeriod(0)
                 .delete();
@@ -756,7 +746,7 @@ class InClusterTest {
                 .discovery()
                 .v1()
                 .endpointSlices()
-                .inNamespace(namespace)
+                .inNamespace(OPERATOR_NAMESPACE)
                 .withLabel("kubernetes.io/service-name", profile + Names.EXTENDER_SUFFIX)
                 .list()
                 .getItems()
@@ -879,8 +869,8 @@ class InClusterTest {
     private List<Pod> awaitExtenderPodsOfTheCurrentTemplate(String profile) {
         Deployment deployment = client.apps()
                 .deployments()
-                .inNamespace(namespace)
-                .withName(new Names(profile, namespace).extender())
+                .inNamespace(OPERATOR_NAMESPACE)
+                .withName(new Names(profile, OPERATOR_NAMESPACE).extender())
                 .get();
         String hash = deployment
                 .getSpec()
@@ -910,7 +900,7 @@ class InClusterTest {
 
     private List<Pod> productPods(String profile) {
         return client.pods()
-                .inNamespace(namespace)
+                .inNamespace(OPERATOR_NAMESPACE)
                 .withLabel("schedulerops.dev/profile", profile)
                 .list()
                 .getItems();

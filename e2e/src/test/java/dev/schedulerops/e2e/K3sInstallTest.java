@@ -138,7 +138,6 @@ class K3sInstallTest {
     private static void waitForReady(KubernetesClient client) {
         GenericKubernetesResource profile = client.genericKubernetesResources(
                         "schedulerops.dev/v1beta1", "SchedulerProfile")
-                .inNamespace(PROFILE_NAMESPACE)
                 .withName(PROFILE)
                 .waitUntilCondition(K3sInstallTest::ready, 10, TimeUnit.MINUTES);
         assertThat(ready(profile)).isTrue();

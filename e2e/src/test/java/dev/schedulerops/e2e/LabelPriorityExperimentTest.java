@@ -87,7 +87,7 @@ class LabelPriorityExperimentTest {
         // Only the experiment's nodes may carry the label, and none does at the start.
         client.nodes().list().getItems().forEach(n -> setLabel(n.getMetadata().getName(), null));
         namespace = cluster.createNamespace("experiment").getMetadata().getName();
-        OperatorLifecycleTest.OperatorTests.installCrd(client);
+        OperatorTests.installCrd(client);
 
         say("KWOK nodes " + NODES + " are Ready; none carries " + LABEL + ".");
         operator = cluster.startProcess(
@@ -98,12 +98,13 @@ class LabelPriorityExperimentTest {
                         E2eSettings.operatorJar().toString(),
                         "run",
                         "--no-leader-election",
-                        "--watch-namespaces=" + namespace,
+                        "--workload-namespace=" + namespace,
+                        "--profile-selector=" + OperatorTests.RUN_LABEL + "=" + namespace,
                         "--http-bind-address=127.0.0.1",
                         "--http-port=" + LoopbackPorts.free()),
                 Map.of("KUBECONFIG", cluster.kubeconfig().toString()));
-        say("Started the operator: java -jar operator/target/schedulerops-operator.jar run (watching " + namespace
-                + ").");
+        say("Started the operator: java -jar operator/target/schedulerops-operator.jar run (workload namespace "
+                + namespace + ").");
 
         extenderPort = LoopbackPorts.free();
         extenderHealthPort = LoopbackPorts.free();
@@ -116,6 +117,9 @@ class LabelPriorityExperimentTest {
     void cleanUp() {
         if (client != null) {
             NODES.forEach(n -> setLabel(n, null));
+            if (operator != null) {
+                OperatorTests.deleteProfiles(client, namespace);
+            }
         }
     }
 
@@ -282,8 +286,9 @@ class LabelPriorityExperimentTest {
                 ? specTail.replace("extender:\n", "extender:\n  tls:\n    mode: Disabled\n")
                 : specTail + "extender:\n  tls:\n    mode: Disabled\n";
         SchedulerProfile profile = ProfileYaml.readOne("apiVersion: schedulerops.dev/v1beta1\n"
-                + "kind: SchedulerProfile\nmetadata:\n  name: " + profileName + "\n  namespace: " + namespace
-                + "\nspec:\n  labelKey: " + LABEL + "\n" + spec.indent(2));
+                + "kind: SchedulerProfile\nmetadata:\n  name: " + profileName + "\n  labels:\n    "
+                + OperatorTests.RUN_LABEL + ": " + namespace + "\nspec:\n  labelKey: " + LABEL + "\n"
+                + spec.indent(2));
         client.resource(profile).serverSideApply();
         Names names = new Names(profileName, namespace);
         ConfigMap configMap = client.configMaps()

@@ -5,36 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
-import dev.schedulerops.e2e.support.Crds;
-import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.Loopback;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
-import dev.schedulerops.operator.runtime.OperatorConfig;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -46,8 +35,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The operator, run in-process with cluster-admin credentials, against the real control plane of e2e/cluster. One
- * profile goes through its life in order: ordered creation, updates, drift, refusal, deletion. The namespaces enforce
- * the restricted Pod Security level, so every pod the operator's Deployments create has passed real admission.
+ * profile goes through its life in order: ordered creation, updates, drift, refusal, deletion. The workload namespace
+ * enforces the restricted Pod Security level, so every pod the operator's Deployments create has passed real
+ * admission.
  */
 @ExtendWith(ClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -59,8 +49,8 @@ class OperatorLifecycleTest {
     Cluster cluster;
     KubernetesClient client;
     OperatorRuntime operator;
+    /** The operator's workload namespace, also the value of this run's profile label. */
     String namespace;
-    String otherNamespace;
 
     @BeforeAll
     void startOperator(Cluster cluster) throws IOException {
@@ -68,14 +58,14 @@ class OperatorLifecycleTest {
         client = cluster.client();
         OperatorTests.installCrd(client);
         namespace = OperatorTests.createRestrictedNamespace(cluster, "op-e2e");
-        otherNamespace = OperatorTests.createRestrictedNamespace(cluster, "op-e2e-b");
-        operator = OperatorRuntime.start(OperatorTests.operatorConfig(Map.of(), namespace, otherNamespace), client);
+        operator = OperatorRuntime.start(OperatorTests.operatorConfig(Map.of(), namespace), client);
     }
 
     @AfterAll
     void stopOperator() {
-        // The namespaces go with the Cluster when the class ends; the client is the Cluster's, shared.
+        // The namespace goes with the Cluster when the class ends; the client is the Cluster's, shared.
         if (operator != null) {
+            OperatorTests.deleteProfiles(client, namespace);
             operator.close();
         }
     }
@@ -108,7 +98,7 @@ class OperatorLifecycleTest {
         assertThat(condition(profile(), "Ready").orElseThrow().getMessage())
                 .startsWith("The extender cannot run: pod " + PROFILE + "-extender-")
                 .contains("Insufficient cpu");
-        assertThat(OperatorTests.warnings(client, namespace, PROFILE)).containsOnlyOnce("Unschedulable");
+        assertThat(OperatorTests.warnings(client, PROFILE)).containsOnlyOnce("Unschedulable");
 
         patch(PROFILE, "{\"spec\":{\"extender\":{\"resources\":null}}}");
 
@@ -122,7 +112,7 @@ class OperatorLifecycleTest {
                 .isNotBlank()
                 .isEqualTo(configHashOnPodTemplate(deployment("scheduler").orElseThrow()));
         assertThat(ready.getStatus().getSchedulerName()).isEqualTo(PROFILE);
-        assertThat(OperatorTests.reasons(client, namespace, PROFILE))
+        assertThat(OperatorTests.reasons(client, PROFILE))
                 .contains("Created", "ExtenderAvailable", "SchedulerAvailable", "Ready");
     }
 
@@ -194,7 +184,7 @@ class OperatorLifecycleTest {
         assertThat(deployment("extender").orElseThrow().getMetadata().getGeneration())
                 .as("the extender is left alone")
                 .isEqualTo(extenderBefore.getMetadata().getGeneration());
-        assertThat(OperatorTests.reasons(client, namespace, PROFILE)).contains("SchedulerRolloutStarted");
+        assertThat(OperatorTests.reasons(client, PROFILE)).contains("SchedulerRolloutStarted");
     }
 
     @Test
@@ -253,7 +243,7 @@ class OperatorLifecycleTest {
                 .anySatisfy(env -> assertThat(env.getValue()).isEqualTo("e2e.schedulerops.dev/zone"));
         assertThat(deployment("scheduler").orElseThrow().getMetadata().getGeneration())
                 .isGreaterThan(schedulerBefore.getMetadata().getGeneration());
-        assertThat(OperatorTests.reasons(client, namespace, PROFILE)).contains("ExtenderRolloutStarted");
+        assertThat(OperatorTests.reasons(client, PROFILE)).contains("ExtenderRolloutStarted");
 
         // A label-key change alone leaves the scheduler config as it is, yet restarts the scheduler after the
         // extender (its pod template carries the extender rule hash), so pods the old rule rejected are retried.
@@ -334,7 +324,7 @@ class OperatorLifecycleTest {
                                 .getMetadata()
                                 .getGeneration()
                                 .equals(extenderBefore.getMetadata().getGeneration()));
-        assertThat(OperatorTests.warnings(client, namespace, PROFILE)).contains("InvalidConfig");
+        assertThat(OperatorTests.warnings(client, PROFILE)).contains("InvalidConfig");
 
         patch(PROFILE, "{\"spec\":{\"labelKey\":\"e2e.schedulerops.dev/zone\",\"plugins\":null}}");
         Await.until(Duration.ofSeconds(60), "Ready again", () -> OperatorTests.isCurrent(profile()));
@@ -344,7 +334,7 @@ class OperatorLifecycleTest {
     @Order(8)
     void aSecondProfileWithTheSameSchedulerNameIsRefused() {
         client.resource(OperatorTests.profile(
-                        otherNamespace,
+                        namespace,
                         "usurper",
                         """
                         schedulerName: %s
@@ -354,35 +344,30 @@ class OperatorLifecycleTest {
                 .create();
 
         Await.until(Duration.ofSeconds(30), "ConfigValid=False SchedulerNameConflict", () -> {
-            SchedulerProfile p = client.resources(SchedulerProfile.class)
-                    .inNamespace(otherNamespace)
-                    .withName("usurper")
-                    .get();
+            SchedulerProfile p =
+                    client.resources(SchedulerProfile.class).withName("usurper").get();
             return condition(p, "ConfigValid")
                     .map(c -> "SchedulerNameConflict".equals(c.getReason())
-                            && c.getMessage().contains(namespace + "/" + PROFILE))
+                            && c.getMessage().contains("'" + PROFILE + "'"))
                     .orElse(false);
         });
         assertThat(client.apps()
                         .deployments()
-                        .inNamespace(otherNamespace)
+                        .inNamespace(namespace)
+                        .withLabel(Labels.PROFILE, "usurper")
                         .list()
                         .getItems())
                 .isEmpty();
-        assertThat(OperatorTests.warnings(client, otherNamespace, "usurper")).contains("SchedulerNameConflict");
+        assertThat(OperatorTests.warnings(client, "usurper")).contains("SchedulerNameConflict");
         assertThat(OperatorTests.isCurrent(profile()))
                 .as("the holder is untouched")
                 .isTrue();
 
-        client.resources(SchedulerProfile.class)
-                .inNamespace(otherNamespace)
-                .withName("usurper")
-                .delete();
+        client.resources(SchedulerProfile.class).withName("usurper").delete();
         Await.until(
                 Duration.ofSeconds(30),
                 "the refused profile is deleted",
                 () -> client.resources(SchedulerProfile.class)
-                                .inNamespace(otherNamespace)
                                 .withName("usurper")
                                 .get()
                         == null);
@@ -404,34 +389,23 @@ class OperatorLifecycleTest {
     @Test
     @Order(10)
     void deletingTheProfileRemovesEverythingIncludingClusterScopedObjects() {
-        client.resources(SchedulerProfile.class)
-                .inNamespace(namespace)
-                .withName(PROFILE)
-                .delete();
+        client.resources(SchedulerProfile.class).withName(PROFILE).delete();
 
         Await.until(
                 Duration.ofSeconds(90),
                 "the profile is gone",
-                () -> client.resources(SchedulerProfile.class)
-                                .inNamespace(namespace)
-                                .withName(PROFILE)
-                                .get()
-                        == null);
+                () -> client.resources(SchedulerProfile.class).withName(PROFILE).get() == null);
         assertThat(OperatorTests.leftovers(client, namespace, PROFILE)).isEmpty();
     }
 
     // --- helpers -------------------------------------------------------------------------------------------------
 
     SchedulerProfile profile() {
-        return client.resources(SchedulerProfile.class)
-                .inNamespace(namespace)
-                .withName(PROFILE)
-                .get();
+        return client.resources(SchedulerProfile.class).withName(PROFILE).get();
     }
 
     void patch(String name, String mergePatch) {
         client.resources(SchedulerProfile.class)
-                .inNamespace(namespace)
                 .withName(name)
                 .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
     }
@@ -473,138 +447,5 @@ class OperatorLifecycleTest {
 
     static String configHashOnPodTemplate(Deployment scheduler) {
         return scheduler.getSpec().getTemplate().getMetadata().getAnnotations().get(Labels.CONFIG_HASH);
-    }
-
-    /** Access to the e2e/cluster control plane, shared by the Operator*Test classes. */
-    static final class OperatorTests {
-        /** Namespaces that enforce the restricted Pod Security Standard. */
-        static final Map<String, String> RESTRICTED = Map.of(
-                "pod-security.kubernetes.io/enforce", "restricted",
-                "pod-security.kubernetes.io/enforce-version", "latest");
-
-        private OperatorTests() {}
-
-        static String suffix() {
-            return UUID.randomUUID().toString().substring(0, 6);
-        }
-
-        static void installCrd(KubernetesClient client) {
-            Crds.install(client);
-        }
-
-        /** A fresh {@code prefix-xxxxx} namespace enforcing {@link #RESTRICTED}, deleted when the class ends. */
-        static String createRestrictedNamespace(Cluster cluster, String prefix) {
-            return cluster.createNamespace(prefix, RESTRICTED).getMetadata().getName();
-        }
-
-        static OperatorConfig operatorConfig(Map<String, String> extra, String... namespaces) {
-            Map<String, String> env = new java.util.HashMap<>(Map.of(
-                    "SCHEDULEROPS_WATCH_NAMESPACES", String.join(",", namespaces),
-                    "SCHEDULEROPS_LEADER_ELECTION", "false",
-                    "SCHEDULEROPS_HTTP_PORT", "0",
-                    "SCHEDULEROPS_HTTP_BIND_ADDRESS", "127.0.0.1"));
-            env.putAll(extra);
-            return OperatorConfig.fromEnvironment(env, Optional::empty);
-        }
-
-        static SchedulerProfile profile(String namespace, String name, String specYaml) {
-            String yaml =
-                    """
-                    apiVersion: schedulerops.dev/v1beta1
-                    kind: SchedulerProfile
-                    metadata:
-                      name: %s
-                      namespace: %s
-                    spec:
-                    %s"""
-                            .formatted(name, namespace, specYaml.indent(2));
-            return Serialization.unmarshal(yaml, SchedulerProfile.class);
-        }
-
-        /**
-         * kstatus "Current", as Flux reads a custom resource: the status describes this generation and neither
-         * Reconciling nor Stalled is True; and Ready is True, as Argo CD's health check reads it.
-         */
-        static boolean isCurrent(SchedulerProfile profile) {
-            if (profile == null || profile.getStatus() == null) {
-                return false;
-            }
-            Long generation = profile.getMetadata().getGeneration();
-            boolean observed = generation.equals(profile.getStatus().getObservedGeneration());
-            boolean abnormal = Stream.of("Reconciling", "Stalled").anyMatch(type -> condition(profile, type)
-                    .map(c -> "True".equals(c.getStatus()))
-                    .orElse(false));
-            boolean ready = condition(profile, "Ready")
-                    .map(c -> "True".equals(c.getStatus()) && generation.equals(c.getObservedGeneration()))
-                    .orElse(false);
-            return observed && !abnormal && ready;
-        }
-
-        static List<String> reasons(KubernetesClient client, String namespace, String profile) {
-            return events(client, namespace, profile).map(Event::getReason).toList();
-        }
-
-        static List<String> warnings(KubernetesClient client, String namespace, String profile) {
-            return events(client, namespace, profile)
-                    .filter(e -> "Warning".equals(e.getType()))
-                    .map(Event::getReason)
-                    .toList();
-        }
-
-        /** The events on a profile, oldest first as the API server lists them. */
-        static Stream<Event> events(KubernetesClient client, String namespace, String profile) {
-            return client.v1().events().inNamespace(namespace).list().getItems().stream()
-                    .filter(e ->
-                            SchedulerProfile.KIND.equals(e.getInvolvedObject().getKind())
-                                    && profile.equals(e.getInvolvedObject().getName()));
-        }
-
-        /** Everything still labelled as the profile's: namespaced, cluster-scoped and in kube-system. */
-        static List<String> leftovers(KubernetesClient client, String namespace, String profile) {
-            Map<String, String> labels = Map.of(Labels.PROFILE, profile, Labels.PROFILE_NAMESPACE, namespace);
-            Stream<HasMetadata> namespaced = Stream.of(
-                            Deployment.class,
-                            ConfigMap.class,
-                            io.fabric8.kubernetes.api.model.Service.class,
-                            io.fabric8.kubernetes.api.model.ServiceAccount.class,
-                            io.fabric8.kubernetes.api.model.rbac.Role.class,
-                            RoleBinding.class,
-                            io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class)
-                    .flatMap(type ->
-                            client.resources(type).inNamespace(namespace).withLabels(labels).list().getItems().stream()
-                                    .map(HasMetadata.class::cast));
-            Stream<HasMetadata> clusterScoped = Stream.concat(
-                    client.rbac().clusterRoles().withLabels(labels).list().getItems().stream(),
-                    client.rbac().clusterRoleBindings().withLabels(labels).list().getItems().stream());
-            Stream<HasMetadata> kubeSystem =
-                    client
-                            .rbac()
-                            .roleBindings()
-                            .inNamespace("kube-system")
-                            .withLabels(labels)
-                            .list()
-                            .getItems()
-                            .stream()
-                            .map(HasMetadata.class::cast);
-            return Stream.of(namespaced, clusterScoped, kubeSystem)
-                    .flatMap(s -> s)
-                    .map(o -> o.getKind() + " " + o.getMetadata().getName())
-                    .toList();
-        }
-
-        /** The ClusterRole shipped in deploy/, read from the repository. */
-        static ClusterRole shippedClusterRole() throws IOException {
-            try (var in = Files.newInputStream(E2eSettings.repoRoot().resolve("deploy/rbac/cluster-role.yaml"))) {
-                return Serialization.unmarshal(in, ClusterRole.class);
-            }
-        }
-
-        static List<ClusterRoleBinding> clusterRoleBindingsOf(KubernetesClient client, String namespace, String p) {
-            return client.rbac()
-                    .clusterRoleBindings()
-                    .withLabels(Map.of(Labels.PROFILE, p, Labels.PROFILE_NAMESPACE, namespace))
-                    .list()
-                    .getItems();
-        }
     }
 }

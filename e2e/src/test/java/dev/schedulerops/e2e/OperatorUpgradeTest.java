@@ -2,7 +2,6 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedulerops.e2e.OperatorLifecycleTest.OperatorTests;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
@@ -87,12 +86,14 @@ class OperatorUpgradeTest {
             return;
         }
         try {
-            client.resources(SchedulerProfile.class).inNamespace(namespace).delete();
+            client.resources(SchedulerProfile.class)
+                    .withLabel(OperatorTests.RUN_LABEL, namespace)
+                    .delete();
             Await.until(
                     Duration.ofSeconds(120),
                     "the profiles and their Deployments are deleted",
                     () -> client.resources(SchedulerProfile.class)
-                                    .inNamespace(namespace)
+                                    .withLabel(OperatorTests.RUN_LABEL, namespace)
                                     .list()
                                     .getItems()
                                     .isEmpty()
@@ -238,8 +239,13 @@ class OperatorUpgradeTest {
                             available(scheduler)));
         }
         Set<String> waiting = new HashSet<>();
-        client.resources(SchedulerProfile.class).inNamespace(namespace).list().getItems().stream()
-                .filter(p -> OperatorLifecycleTest.condition(p, "Ready")
+        client
+                .resources(SchedulerProfile.class)
+                .withLabel(OperatorTests.RUN_LABEL, namespace)
+                .list()
+                .getItems()
+                .stream()
+                .filter(p -> OperatorTests.condition(p, "Ready")
                         .map(c -> "WaitingForRolloutSlot".equals(c.getReason()))
                         .orElse(false))
                 .forEach(p -> waiting.add(p.getMetadata().getName()));
@@ -247,10 +253,7 @@ class OperatorUpgradeTest {
     }
 
     private SchedulerProfile profile(String name) {
-        return client.resources(SchedulerProfile.class)
-                .inNamespace(namespace)
-                .withName(name)
-                .get();
+        return client.resources(SchedulerProfile.class).withName(name).get();
     }
 
     private static String image(Deployment deployment) {

@@ -2,7 +2,6 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedulerops.e2e.OperatorLifecycleTest.OperatorTests;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
@@ -59,6 +58,7 @@ class PodFailureReasonsTest {
     @AfterAll
     void stop() {
         if (operator != null) {
+            OperatorTests.deleteProfiles(client, namespace);
             operator.close();
         }
     }
@@ -83,7 +83,6 @@ class PodFailureReasonsTest {
         assertThat(warning("pull", "ImagePullBackOff")).contains(missing);
 
         client.resources(SchedulerProfile.class)
-                .inNamespace(namespace)
                 .withName("pull")
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"extender\":{\"image\":null}}}");
         Await.until(
@@ -129,7 +128,7 @@ class PodFailureReasonsTest {
         assertThat(ready.getMessage())
                 .startsWith("The scheduler cannot run: container kube-scheduler of pod crash-scheduler-")
                 .contains("its last termination message:", "kube-scheduler");
-        assertThat(OperatorLifecycleTest.condition(profile("crash"), "ExtenderAvailable")
+        assertThat(OperatorTests.condition(profile("crash"), "ExtenderAvailable")
                         .map(Condition::getStatus))
                 .as("the extender runs; only the scheduler fails")
                 .contains("True");
@@ -173,16 +172,13 @@ class PodFailureReasonsTest {
     }
 
     private SchedulerProfile profile(String name) {
-        return client.resources(SchedulerProfile.class)
-                .inNamespace(namespace)
-                .withName(name)
-                .get();
+        return client.resources(SchedulerProfile.class).withName(name).get();
     }
 
     private Condition awaitReadyReason(String name, String reason) {
         AtomicReference<Condition> seen = new AtomicReference<>();
         Await.until(DIAGNOSED, name + ": Ready=False with reason " + reason, () -> {
-            Optional<Condition> ready = OperatorLifecycleTest.condition(profile(name), "Ready");
+            Optional<Condition> ready = OperatorTests.condition(profile(name), "Ready");
             ready.ifPresent(seen::set);
             return ready.filter(c -> "False".equals(c.getStatus()) && reason.equals(c.getReason()))
                     .isPresent();
@@ -196,7 +192,7 @@ class PodFailureReasonsTest {
     private String warning(String name, String reason) {
         AtomicReference<List<Event>> found = new AtomicReference<>(List.of());
         Await.until(Duration.ofSeconds(30), name + ": a Warning event " + reason, () -> {
-            found.set(OperatorTests.events(client, namespace, name)
+            found.set(OperatorTests.events(client, name)
                     .filter(e -> "Warning".equals(e.getType()) && reason.equals(e.getReason()))
                     .toList());
             return !found.get().isEmpty();

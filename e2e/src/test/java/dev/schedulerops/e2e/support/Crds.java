@@ -20,13 +20,34 @@ public final class Crds {
         return E2eSettings.repoRoot().resolve("crds").resolve(FILE);
     }
 
-    /** Server-side applies crds/'s CRD and waits until it is Established. */
+    /**
+     * Server-side applies crds/'s CRD and waits until it is Established. A CRD of another scope (left by a cluster
+     * that ran an older build; the scope is immutable) is deleted first.
+     */
     public static CustomResourceDefinition install(KubernetesClient client) {
         CustomResourceDefinition crd;
         try (InputStream in = Files.newInputStream(file())) {
             crd = client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
         } catch (IOException e) {
             throw new UncheckedIOException("could not read " + file() + ": build the operator module first", e);
+        }
+        CustomResourceDefinition existing = client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(NAME)
+                .get();
+        if (existing != null
+                && !existing.getSpec().getScope().equals(crd.getSpec().getScope())) {
+            client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .withName(NAME)
+                    .delete();
+            client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .withName(NAME)
+                    .waitUntilCondition(java.util.Objects::isNull, 120, TimeUnit.SECONDS);
         }
         client.apiextensions()
                 .v1()

@@ -139,6 +139,12 @@ public final class OwnedInformers {
                 .toList();
     }
 
+    /** How many objects of an owned kind the informer caches now (0 before it started). */
+    public long cachedCount(OwnedKind kind) {
+        InformerEventSource<? extends HasMetadata, SchedulerProfile> informer = owned.get(kind.type());
+        return informer == null ? 0 : informer.list(o -> true).count();
+    }
+
     /** The cached copy of an owned object, if the informer has seen it. */
     public <R extends HasMetadata> Optional<R> cached(R like) {
         return cached(typeOf(like), ResourceID.fromResource(like));

@@ -240,6 +240,12 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         }
     }
 
+    /** How many objects of {@code kind} the operator's informers cache (what a flood of labelled objects would grow). */
+    public long cachedObjects(OwnedKind kind) {
+        OwnedInformers current = informers;
+        return current == null ? 0 : current.cachedCount(kind);
+    }
+
     /** How many profiles this operator instance has last seen Ready (true) and not Ready (false). */
     public long profilesWithReady(boolean ready) {
         ProfileStatusRecorder recorder = statuses;

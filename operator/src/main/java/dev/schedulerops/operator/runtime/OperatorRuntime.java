@@ -1,6 +1,7 @@
 package dev.schedulerops.operator.runtime;
 
 import dev.schedulerops.operator.model.ClusterFacts;
+import dev.schedulerops.operator.reconcile.OwnedKind;
 import dev.schedulerops.operator.reconcile.ProfileEvents;
 import dev.schedulerops.operator.reconcile.ProtectedNamespaces;
 import dev.schedulerops.operator.reconcile.RolloutSlots;
@@ -87,6 +88,15 @@ public final class OperatorRuntime implements AutoCloseable {
                 .description("SchedulerProfiles by their Ready condition, as last reconciled by this instance")
                 .tag("ready", "false")
                 .register(registry);
+
+        for (OwnedKind kind : OwnedKind.values()) {
+            Gauge.builder("schedulerops.informer.cached.objects", reconciler, r -> r.cachedObjects(kind))
+                    .description("Objects the operator's informers cache, by kind: only its own (labelled"
+                            + " app.kubernetes.io/managed-by=schedulerops-operator, in the workload namespace, kube-system"
+                            + " or cluster-scoped), so this follows the number of profiles, never what others create")
+                    .tag("kind", kind.type().getSimpleName())
+                    .register(registry);
+        }
 
         this.operator = new Operator(overrider -> {
             overrider
