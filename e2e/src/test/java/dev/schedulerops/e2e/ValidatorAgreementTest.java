@@ -39,13 +39,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * bench/validator-agreement} runs 1000 with a new seed), {@code -Dagreement.seed=S} (default fixed, so CI is
  * reproducible), {@code -Dagreement.report=FILE} appends a Markdown row per version (each disagreement
  * to FILE.disagreements),
- * {@code -Dagreement.versions=1.29.6,1.33.13} limits the run to those releases.
+ * {@code -Dagreement.versions=1.30.14,1.33.13} limits the run to those releases.
  */
 class ValidatorAgreementTest {
     private static final long SEED = Long.getLong("agreement.seed", 13L);
     private static final int CASES = Integer.getInteger("agreement.cases", 300);
 
-    /** Every supported release, or those of {@code -Dagreement.versions=1.29.6,1.33.13} (to look into one). */
+    /** Every supported release, or those of {@code -Dagreement.versions=1.30.14,1.33.13} (to look into one). */
     static Stream<SchedulerVersions.Release> releases() {
         List<String> only = Stream.of(
                         System.getProperty("agreement.versions", "").split(","))

@@ -66,7 +66,7 @@ public final class SchedulerFlagCatalog {
         return CACHE.computeIfAbsent(version, SchedulerFlagCatalog::load);
     }
 
-    /** The minor versions that have a catalogue, e.g. "1.29..1.37", from {@code kube-scheduler/versions.txt}. */
+    /** The minor versions that have a catalogue, e.g. "1.30..1.37", from {@code kube-scheduler/versions.txt}. */
     public static String knownVersions() {
         List<KubernetesVersion> versions = versions();
         return versions.isEmpty() ? "none" : versions.get(0) + ".." + versions.get(versions.size() - 1);

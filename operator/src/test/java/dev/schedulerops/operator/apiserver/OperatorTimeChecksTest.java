@@ -36,7 +36,7 @@ class OperatorTimeChecksTest {
     void everySpecTheValidatorRefusesIsRefusedAtAdmissionOrByADocumentedOperatorTimeCheck(Tier tier) {
         id = tier.id();
         List<Refused> refused = new ArrayList<>();
-        for (String version : List.of("1.29.6", "1.33.13", "1.37.2")) {
+        for (String version : List.of("1.30.14", "1.33.13", "1.37.2")) {
             ClusterFacts facts = ClusterFacts.forVersion(version);
             for (ConfigCorpus.Case c : new ConfigCorpus(version, 29).first(CORPUS_CASES)) {
                 refusedByJava(c.yaml(), facts, "corpus " + version + " case " + c.index())

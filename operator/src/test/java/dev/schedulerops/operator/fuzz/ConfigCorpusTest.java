@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The corpus the validator-agreement test (e2e) feeds to every kube-scheduler: reproducible, balanced, wide. */
 class ConfigCorpusTest {
     @ParameterizedTest
-    @ValueSource(strings = {"1.29.6", "1.33.13", "1.37.2"})
+    @ValueSource(strings = {"1.30.14", "1.33.13", "1.37.2"})
     void aCaseIsReproducibleFromTheSeedAndItsIndexAlone(String version) {
         ConfigCorpus corpus = new ConfigCorpus(version, 42);
         ConfigCorpus again = new ConfigCorpus(version, 42);
@@ -21,7 +21,7 @@ class ConfigCorpusTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"1.29.6", "1.33.13", "1.37.2"})
+    @ValueSource(strings = {"1.30.14", "1.33.13", "1.37.2"})
     void aboutHalfIsMeantInvalidAndEveryArgsKindAndBreakIsDrawn(String version) {
         List<ConfigCorpus.Case> cases = new ConfigCorpus(version, 7).first(1000);
 

@@ -253,13 +253,13 @@ class ProfileRendererTest {
             assertThat(invalid.errors())
                     .singleElement()
                     .asString()
-                    .contains("knows the kube-scheduler rules of Kubernetes 1.29 to 1.37 only")
+                    .contains("knows the kube-scheduler rules of Kubernetes 1.30 to 1.37 only")
                     .contains("nothing was rolled out");
         });
     }
 
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"v1.29.0", "1.33.5-eks-1234abc", "v1.37.2"})
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"v1.30.0", "1.33.5-eks-1234abc", "v1.37.2"})
     void everyVersionWithAFlagCatalogueRenders(String version) {
         assertThat(ProfileRenderer.render(
                         Samples.profile("labelKey: example.com/tier\n"),

@@ -18,7 +18,7 @@ class PluginCatalogTest {
 
     @Test
     void everySupportedVersionHasACatalogue() {
-        assertThat(SchedulerFlagCatalog.versions()).hasSizeGreaterThanOrEqualTo(9);
+        assertThat(SchedulerFlagCatalog.versions()).hasSizeGreaterThanOrEqualTo(8);
         for (KubernetesVersion version : SchedulerFlagCatalog.versions()) {
             PluginCatalog catalog = PluginCatalog.forVersion(version);
             assertThat(catalog.pluginNames()).as("%s", version).contains("PrioritySort", "DefaultBinder");
@@ -31,7 +31,7 @@ class PluginCatalogTest {
     void parsesPatchAndVendorVersions() {
         assertThat(PluginCatalog.forVersion("1.33").version()).isEqualTo(new KubernetesVersion(1, 33));
         assertThat(PluginCatalog.forVersion("v1.32.4+k3s1").version()).isEqualTo(new KubernetesVersion(1, 32));
-        assertThat(PluginCatalog.forVersion("v1.29.6-eks-1234abc").version()).isEqualTo(new KubernetesVersion(1, 29));
+        assertThat(PluginCatalog.forVersion("v1.30.6-eks-1234abc").version()).isEqualTo(new KubernetesVersion(1, 30));
         assertThat(PluginCatalog.supports("1.37.1")).isTrue();
         assertThat(PluginCatalog.supports("1.28.9")).isFalse();
         assertThat(PluginCatalog.supports("latest")).isFalse();
@@ -41,7 +41,7 @@ class PluginCatalogTest {
     void rejectsVersionsWithoutACatalogue() {
         assertThatThrownBy(() -> PluginCatalog.forVersion("1.38.0"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Kubernetes 1.38 has no plugin catalogue; supported: 1.29..1.37");
+                .hasMessage("Kubernetes 1.38 has no plugin catalogue; supported: 1.30..1.37");
         assertThatThrownBy(() -> PluginCatalog.forVersion("one.two"))
                 .hasMessage("not a Kubernetes version: \"one.two\" (expected e.g. 1.33 or 1.33.13)");
     }
@@ -103,8 +103,6 @@ class PluginCatalogTest {
         assertThat(PluginCatalog.forVersion("1.31").extensionPoints("DefaultPreemption"))
                 .containsExactly("postFilter");
         assertThat(v133.extensionPoints("DefaultPreemption")).containsExactly("preEnqueue", "postFilter");
-        assertThat(PluginCatalog.forVersion("1.29").extensionPoints("VolumeBinding"))
-                .doesNotContain("preScore");
         assertThat(v133.extensionPoints("VolumeBinding"))
                 .containsExactly("preFilter", "filter", "preScore", "score", "reserve", "preBind");
         assertThat(PluginCatalog.forVersion("1.37").extensionPoints("NodeResourcesFit"))
@@ -113,8 +111,8 @@ class PluginCatalogTest {
 
     @Test
     void defaultsFollowTheVersion() {
-        List<String> v129 = names(PluginCatalog.forVersion("1.29").defaults());
-        assertThat(v129).contains("EBSLimits").endsWith("SchedulingGates");
+        List<String> v130 = names(PluginCatalog.forVersion("1.30").defaults());
+        assertThat(v130).contains("EBSLimits").startsWith("SchedulingGates");
         assertThat(names(v133.defaults()))
                 .startsWith("SchedulingGates", "PrioritySort")
                 .doesNotContain("DynamicResources");
