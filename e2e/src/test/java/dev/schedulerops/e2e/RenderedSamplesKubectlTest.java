@@ -31,9 +31,17 @@ class RenderedSamplesKubectlTest {
         }
     }
 
+    /** The workload namespace the rendered objects go into (the server-side dry run needs it to exist). */
+    private static String workloadNamespace;
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("samples")
     void renderedSampleIsAcceptedByKubectl(Path sample, Cluster cluster) {
+        synchronized (RenderedSamplesKubectlTest.class) {
+            if (workloadNamespace == null) {
+                workloadNamespace = cluster.createNamespace("rendered").getMetadata().getName();
+            }
+        }
         Map<String, String> env = Map.of("KUBECONFIG", cluster.kubeconfig().toString());
         Commands.Result render = Commands.run(
                 List.of(
@@ -44,7 +52,9 @@ class RenderedSamplesKubectlTest {
                         "-f",
                         sample.toString(),
                         "--kube-version",
-                        cluster.kubernetesVersion()),
+                        cluster.kubernetesVersion(),
+                        "--workload-namespace",
+                        workloadNamespace),
                 null,
                 env,
                 TIMEOUT);
