@@ -24,6 +24,11 @@ import java.util.List;
         fieldPath = ".verbs",
         reason = "FieldValueInvalid")
 @ValidationRule(
+        value = SchedulerProfileSpec.MUTUAL_FOR_API_VERBS_RULE,
+        message = SchedulerProfileSpec.MUTUAL_FOR_API_VERBS_MESSAGE,
+        fieldPath = ".verbs",
+        reason = "FieldValueForbidden")
+@ValidationRule(
         value = "!has(self.extenders) || self.extenders.filter(e, has(e.bindVerb)).size()"
                 + " + ((has(self.verbs) && self.verbs.exists(v, v == 'Bind')) ? 1 : 0) <= 1",
         message = "extenders: only one extender may bind (kube-scheduler refuses two bindVerbs); the bundled one binds"
@@ -37,6 +42,17 @@ import java.util.List;
         fieldPath = ".labelKey",
         reason = "FieldValueRequired")
 public class SchedulerProfileSpec {
+    /**
+     * Bind and Preempt act on the API: with them, any caller of the extender could bind pending pods or steer
+     * preemption. Only mutual TLS limits the callers to the profile's own scheduler.
+     */
+    public static final String MUTUAL_FOR_API_VERBS_RULE = "!has(self.verbs) || !self.verbs.exists(v, v == 'Bind' || v"
+            + " == 'Preempt') || !has(self.extender) || !has(self.extender.tls) || !has(self.extender.tls.mode)"
+            + " || self.extender.tls.mode == 'Mutual'";
+
+    public static final String MUTUAL_FOR_API_VERBS_MESSAGE = "verbs: Bind and Preempt act on the API (they create"
+            + " Bindings and steer preemption), so they need extender.tls.mode Mutual: only the profile's own"
+            + " scheduler may call them";
 
     @JsonPropertyDescription("The name pods set in spec.schedulerName to be scheduled by this profile. Defaults to"
             + " metadata.name. Must be unique among SchedulerProfiles in the cluster and must not be"

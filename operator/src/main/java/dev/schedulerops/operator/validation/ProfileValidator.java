@@ -4,6 +4,7 @@ import dev.schedulerops.operator.api.Defaults;
 import dev.schedulerops.operator.api.PodPlacementSpec;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.api.SchedulerProfileSpec;
+import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.api.Verb;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.Names;
@@ -207,6 +208,12 @@ public final class ProfileValidator {
         if (verbs.contains(Verb.PREEMPT) && verbs.stream().noneMatch(Verb::isFilter)) {
             errors.add("spec.verbs: Invalid value: Preempt needs Filter or FilterOnlyOne, so that preemption agrees"
                     + " with the filter rule");
+        }
+        TlsMode mode = spec.getExtender() == null || spec.getExtender().getTls() == null
+                ? null
+                : spec.getExtender().getTls().getMode();
+        if ((verbs.contains(Verb.BIND) || verbs.contains(Verb.PREEMPT)) && mode != null && mode != TlsMode.MUTUAL) {
+            errors.add("spec.verbs: Forbidden: " + SchedulerProfileSpec.MUTUAL_FOR_API_VERBS_MESSAGE);
         }
     }
 

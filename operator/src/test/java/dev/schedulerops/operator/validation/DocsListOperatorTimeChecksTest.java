@@ -6,12 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** The README's "Checked by the operator, not at admission" table is {@link OperatorTimeCheck}, row for row. */
-class ReadmeListsOperatorTimeChecksTest {
+/**
+ * The "Checked by the operator, not at admission" table of docs/profiles.md is {@link OperatorTimeCheck}, row for row.
+ */
+class DocsListOperatorTimeChecksTest {
     @Test
-    void everyOperatorTimeCheckIsARowOfTheReadmeTable() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        String table = readme.substring(readme.indexOf("#### Checked by the operator, not at admission"));
+    void everyOperatorTimeCheckIsARowOfTheDocsTable() throws Exception {
+        String doc = Files.readString(Path.of("..", "docs", "profiles.md"));
+        String table = doc.substring(doc.indexOf("## Checked by the operator, not at admission"));
         table = table.substring(0, table.indexOf("\n\n", table.indexOf("| what |")));
         for (OperatorTimeCheck check : OperatorTimeCheck.values()) {
             assertThat(table).contains("| " + check.what() + " | " + check.whyNotAtAdmission() + " |");
