@@ -1,80 +1,125 @@
 package dev.schedulerops.operator.runtime;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.ConnectionLimit;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
-/** /healthz (liveness), /readyz (readiness) and /metrics (Prometheus text) on one small HTTP server. */
+/**
+ * /healthz (liveness), /readyz (readiness) and /metrics (Prometheus text) on one small Jetty server. Jetty reads
+ * requests as their bytes arrive without holding a thread, closes a connection idle for {@link #IDLE_TIMEOUT}
+ * (a client that sends its headers a byte at a time included) and holds at most {@link #MAX_CONNECTIONS}, so slow or
+ * many clients cannot starve the kubelet's liveness probe and get the operator restarted.
+ */
 public final class HttpEndpoints implements AutoCloseable {
-    private final HttpServer server;
-    private final ExecutorService executor;
+    /** How long a connection may stay silent, mid-request or between requests. */
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(5);
 
-    private HttpEndpoints(HttpServer server, ExecutorService executor) {
+    static final int MAX_CONNECTIONS = 64;
+    static final int MAX_REQUEST_HEADER_BYTES = 4096;
+
+    private final Server server;
+    private final ServerConnector connector;
+
+    private HttpEndpoints(Server server, ServerConnector connector) {
         this.server = server;
-        this.executor = executor;
+        this.connector = connector;
     }
 
     public static HttpEndpoints start(
-            String bindAddress, int port, BooleanSupplier live, BooleanSupplier ready, Supplier<String> metrics)
-            throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress(bindAddress, port), 16);
-        server.createContext("/healthz", exchange -> probe(exchange, live));
-        server.createContext("/readyz", exchange -> probe(exchange, ready));
-        server.createContext(
-                "/metrics",
-                exchange -> respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.get()));
-        ExecutorService executor = Executors.newFixedThreadPool(2, runnable -> {
-            Thread thread = new Thread(runnable, "http-endpoints");
-            thread.setDaemon(true);
-            return thread;
+            String bindAddress, int port, BooleanSupplier live, BooleanSupplier ready, Supplier<String> metrics) {
+        QueuedThreadPool threads = new QueuedThreadPool(8, 2);
+        threads.setName("http-endpoints");
+        threads.setDaemon(true);
+        Server server = new Server(threads);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setRequestHeaderSize(MAX_REQUEST_HEADER_BYTES);
+        ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(bindAddress);
+        connector.setPort(port);
+        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        server.addConnector(connector);
+        server.addBean(new ConnectionLimit(MAX_CONNECTIONS, connector));
+        server.setHandler(new Handler.Abstract.NonBlocking() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                String method = request.getMethod();
+                if (!HttpMethod.GET.is(method) && !HttpMethod.HEAD.is(method)) {
+                    respond(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, "text/plain", "");
+                    return true;
+                }
+                switch (Request.getPathInContext(request)) {
+                    case "/healthz" -> probe(response, callback, live);
+                    case "/readyz" -> probe(response, callback, ready);
+                    case "/metrics" -> respond(
+                            response,
+                            callback,
+                            HttpStatus.OK_200,
+                            "text/plain; version=0.0.4; charset=utf-8",
+                            metrics.get());
+                    default -> respond(response, callback, HttpStatus.NOT_FOUND_404, "text/plain", "not found\n");
+                }
+                return true;
+            }
         });
-        server.setExecutor(executor);
-        server.start();
-        return new HttpEndpoints(server, executor);
+        server.setStopTimeout(0); // nothing to finish: probes and scrapes are retried
+        try {
+            server.start();
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "could not serve /healthz, /readyz and /metrics on " + bindAddress + ":" + port + ": "
+                            + e.getMessage(),
+                    e);
+        }
+        return new HttpEndpoints(server, connector);
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return connector.getLocalPort();
     }
 
-    private static void probe(HttpExchange exchange, BooleanSupplier check) throws IOException {
+    private static void probe(Response response, Callback callback, BooleanSupplier check) {
         boolean ok;
         try {
             ok = check.getAsBoolean();
         } catch (RuntimeException e) {
             ok = false;
         }
-        respond(exchange, ok ? 200 : 503, "text/plain; charset=utf-8", ok ? "ok\n" : "not ok\n");
+        respond(
+                response,
+                callback,
+                ok ? HttpStatus.OK_200 : HttpStatus.SERVICE_UNAVAILABLE_503,
+                "text/plain; charset=utf-8",
+                ok ? "ok\n" : "not ok\n");
     }
 
-    private static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
-        try (exchange) {
-            if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {
-                exchange.sendResponseHeaders(405, -1);
-                return;
-            }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", contentType);
-            boolean head = "HEAD".equals(exchange.getRequestMethod());
-            exchange.sendResponseHeaders(status, head ? -1 : bytes.length);
-            if (!head) {
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(bytes);
-                }
-            }
-        }
+    private static void respond(Response response, Callback callback, int status, String type, String body) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+        response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
     }
 
     @Override
     public void close() {
-        server.stop(1);
-        executor.shutdownNow();
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not stop the HTTP endpoints", e);
+        }
     }
 }
