@@ -1,5 +1,6 @@
 package dev.schedulerops.bench;
 
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.http.ExtenderMetrics;
 import dev.schedulerops.extender.http.ExtenderServer;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
@@ -27,7 +28,7 @@ public final class BenchServer {
                 TlsSettings.disabled(),
                 64 * 1024 * 1024,
                 Duration.ofSeconds(2),
-                new ExtenderVerbs(NodeJson.LABEL_KEY, cache, bindArgs -> ""),
+                new ExtenderVerbs(NodeJson.LABEL_KEY, cache, bindArgs -> BindResult.bound()),
                 cache::synced,
                 new ExtenderMetrics());
         server.start();

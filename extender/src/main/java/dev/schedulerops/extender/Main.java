@@ -19,8 +19,9 @@ import picocli.CommandLine.Spec;
         usageHelpAutoWidth = true,
         description = {
             "kube-scheduler extender (v1 protocol) that filters and scores nodes by one label.",
-            "Serves POST /filter, /filter_onlyone, /prioritize, /bind, /preempt on the verb port (HTTP, or HTTPS with",
-            "--tls-mode server|mutual) and GET /healthz, /readyz, /metrics on the health port (always plain HTTP).",
+            "Serves POST /filter, /filter_onlyone, /prioritize, /bind, /preempt (those of --verbs) on the verb port",
+            "(HTTP, or HTTPS with --tls-mode server|mutual) and GET /healthz, /readyz, /metrics on the health port",
+            "(always plain HTTP).",
             "Every option falls back to the environment variable named in its description."
         })
 public final class Main implements Callable<Integer> {
@@ -68,6 +69,23 @@ public final class Main implements Callable<Integer> {
                     + " (nodeCacheCapable: true); ready only once the cache has synced"
                     + " (env SCHEDULEROPS_NODE_CACHE, default ${DEFAULT-VALUE}).")
     private boolean nodeCache;
+
+    @Option(
+            names = "--verbs",
+            paramLabel = "VERB[,VERB...]",
+            defaultValue = "${env:SCHEDULEROPS_VERBS}",
+            description = "Verbs to serve, spelled as the SchedulerProfile's spec.verbs: Filter, FilterOnlyOne,"
+                    + " Prioritize, Bind, Preempt; the paths of the others answer 404. Unset: all five"
+                    + " (env SCHEDULEROPS_VERBS).")
+    private String verbs;
+
+    @Option(
+            names = "--scheduler-name",
+            paramLabel = "NAME",
+            defaultValue = "${env:SCHEDULEROPS_SCHEDULER_NAME}",
+            description = "Bind binds only pods whose spec.schedulerName is NAME (and whose UID the request names);"
+                    + " required when --verbs lists Bind; unset, Bind binds no pod (env SCHEDULEROPS_SCHEDULER_NAME).")
+    private String schedulerName;
 
     @Option(
             names = "--max-body-bytes",
@@ -154,6 +172,8 @@ public final class Main implements Callable<Integer> {
                     healthPort,
                     bindAddress,
                     nodeCache,
+                    ExtenderConfig.verbs(verbs, schedulerName),
+                    blank(schedulerName) ? null : schedulerName,
                     maxBodyBytes,
                     logFormat,
                     Duration.ofSeconds(shutdownGraceSeconds),
@@ -161,6 +181,10 @@ public final class Main implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+    }
+
+    private static boolean blank(String value) {
+        return value == null || value.isBlank();
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.schedulerops.extender;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.extender.verbs.Verb;
 import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -44,7 +45,9 @@ class MainTest {
                 .contains("--tls-cert-file", "SCHEDULEROPS_TLS_CERT_FILE")
                 .contains("--tls-key-file", "SCHEDULEROPS_TLS_KEY_FILE")
                 .contains("--tls-client-ca-file", "SCHEDULEROPS_TLS_CLIENT_CA_FILE")
-                .contains("--tls-reload-seconds", "SCHEDULEROPS_TLS_RELOAD_SECONDS");
+                .contains("--tls-reload-seconds", "SCHEDULEROPS_TLS_RELOAD_SECONDS")
+                .contains("--verbs", "SCHEDULEROPS_VERBS")
+                .contains("--scheduler-name", "SCHEDULEROPS_SCHEDULER_NAME");
     }
 
     @Test
@@ -101,6 +104,23 @@ class MainTest {
         assertThat(run("--label-key", "a", "--max-body-bytes", "0").err()).contains("max body bytes must be positive");
         assertThat(run("--label-key", "not a key").err()).contains("label key \"not a key\"");
         assertThat(run("--label-key", "UPPER.example/ok").err()).contains("prefix must be a DNS subdomain");
+    }
+
+    @Test
+    void verbsAreSpelledAsTheProfileSpellsThemAndBindNeedsTheSchedulerName() {
+        assertThat(ExtenderConfig.verbs(null, null)).containsExactlyInAnyOrder(Verb.values());
+        assertThat(ExtenderConfig.verbs("Filter, Prioritize", null)).containsExactly(Verb.FILTER, Verb.PRIORITIZE);
+        assertThat(ExtenderConfig.verbs("Bind,FilterOnlyOne,Preempt", "label-priority"))
+                .containsExactly(Verb.FILTER_ONLY_ONE, Verb.BIND, Verb.PREEMPT);
+
+        assertThat(run("--label-key", "a", "--verbs", "filter").err())
+                .contains("unknown verb \"filter\"", "SCHEDULEROPS_VERBS");
+        assertThat(run("--label-key", "a", "--verbs", "").err()).contains("unknown verb \"\"");
+        assertThat(run("--label-key", "a", "--verbs", "Filter,Bind").err())
+                .contains("Bind needs the scheduler name", "SCHEDULEROPS_SCHEDULER_NAME");
+        assertThat(run("--label-key", "a", "--verbs", "Filter", "--scheduler-name", "Not_A_Name")
+                        .err())
+                .contains("must be a DNS subdomain");
     }
 
     @Test

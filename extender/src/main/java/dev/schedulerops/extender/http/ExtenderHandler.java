@@ -51,7 +51,8 @@ final class ExtenderHandler extends Handler.Abstract {
 
     /**
      * @param onHealthPort whether a request came in on the health port, which serves only /healthz, /readyz and
-     *     /metrics; every other port serves only the verbs. A path served on the other port is answered 404.
+     *     /metrics; every other port serves only the verbs the extender was configured to answer. A path served on
+     *     the other port, or a verb not configured, is answered 404 as an unknown path is.
      */
     ExtenderHandler(
             ExtenderVerbs verbs,
@@ -72,6 +73,9 @@ final class ExtenderHandler extends Handler.Abstract {
         Exchange exchange = new Exchange(request, response, callback);
         Route route = Route.forPath(exchange.path);
         if (route != null && (route.extenderVerb == null) != onHealthPort.test(request)) {
+            route = null;
+        }
+        if (route != null && route.extenderVerb != null && !verbs.serves(route.extenderVerb)) {
             route = null;
         }
         try {

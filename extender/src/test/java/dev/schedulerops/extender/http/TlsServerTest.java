@@ -3,6 +3,7 @@ package dev.schedulerops.extender.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import dev.schedulerops.extender.tls.TestPki;
 import dev.schedulerops.extender.tls.TestPki.Issued;
@@ -104,7 +105,7 @@ class TlsServerTest {
                 tls,
                 64 * 1024,
                 Duration.ofSeconds(2),
-                new ExtenderVerbs(KEY, cache, args -> ""),
+                new ExtenderVerbs(KEY, cache, args -> BindResult.bound()),
                 cache::synced,
                 new ExtenderMetrics());
         servers.add(server);
@@ -451,7 +452,7 @@ class TlsServerTest {
                 missingCa,
                 1024,
                 Duration.ZERO,
-                new ExtenderVerbs(KEY, cache, args -> ""),
+                new ExtenderVerbs(KEY, cache, args -> BindResult.bound()),
                 cache::synced,
                 new ExtenderMetrics());
         servers.add(server);
