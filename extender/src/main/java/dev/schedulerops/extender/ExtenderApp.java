@@ -25,7 +25,7 @@ final class ExtenderApp {
         Logger log = LoggerFactory.getLogger(ExtenderApp.class);
         log.info(
                 "starting extender: labelKey={} verbs={} schedulerName={} port={} healthPort={} tlsMode={}"
-                        + " bindAddress={} nodeCache={} maxBodyBytes={}",
+                        + " bindAddress={} nodeCache={} limits={}",
                 config.labelKey(),
                 config.verbs().stream().map(Verb::crdName).sorted().toList(),
                 config.schedulerName(),
@@ -34,7 +34,7 @@ final class ExtenderApp {
                 config.tls().mode(),
                 config.bindAddress(),
                 config.nodeCache(),
-                config.maxBodyBytes());
+                config.limits());
         if (config.verbs().contains(Verb.BIND) && config.schedulerName() == null) {
             log.warn("Bind is served (SCHEDULEROPS_VERBS is unset, so every verb is) but no scheduler name is set"
                     + " (SCHEDULEROPS_SCHEDULER_NAME, --scheduler-name): every bind will be refused");
@@ -53,7 +53,7 @@ final class ExtenderApp {
                 config.port(),
                 config.healthPort(),
                 config.tls(),
-                config.maxBodyBytes(),
+                config.limits(),
                 config.shutdownGrace(),
                 new ExtenderVerbs(config.labelKey(), config.verbs(), cache, binder),
                 cache == null ? () -> true : cache::synced,

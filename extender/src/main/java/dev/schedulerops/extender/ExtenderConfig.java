@@ -1,5 +1,6 @@
 package dev.schedulerops.extender;
 
+import dev.schedulerops.extender.http.HttpLimits;
 import dev.schedulerops.extender.tls.TlsMode;
 import dev.schedulerops.extender.tls.TlsSettings;
 import dev.schedulerops.extender.verbs.Verb;
@@ -16,6 +17,7 @@ import java.util.regex.Pattern;
  * @param healthPort the port of /healthz, /readyz and /metrics, always plain HTTP
  * @param verbs the verbs answered; the others' paths are not served
  * @param schedulerName the {@code spec.schedulerName} of the pods Bind may bind; null binds none
+ * @param limits what the HTTP server grants its clients (body sizes, connections, timeouts)
  * @param tls the verb port's TLS mode and material
  */
 public record ExtenderConfig(
@@ -26,7 +28,7 @@ public record ExtenderConfig(
         boolean nodeCache,
         Set<Verb> verbs,
         String schedulerName,
-        int maxBodyBytes,
+        HttpLimits limits,
         LogFormat logFormat,
         Duration shutdownGrace,
         TlsSettings tls) {
@@ -57,9 +59,6 @@ public record ExtenderConfig(
         }
         if (bindAddress == null || bindAddress.isBlank()) {
             throw new IllegalArgumentException("bind address must not be empty");
-        }
-        if (maxBodyBytes < 1) {
-            throw new IllegalArgumentException("max body bytes must be positive, got " + maxBodyBytes);
         }
         if (verbs.isEmpty()) {
             throw new IllegalArgumentException("at least one verb must be served");
@@ -100,6 +99,42 @@ public record ExtenderConfig(
                     + " SCHEDULEROPS_SCHEDULER_NAME (or --scheduler-name) to the profile's schedulerName");
         }
         return verbs;
+    }
+
+    /**
+     * The HTTP limits; a body limit or budget left unset follows the mode and the heap: the body budget is half the
+     * heap, the body limit 4 MiB for names-only requests (with the node cache) and 96 MiB for full nodes, at most
+     * half the budget.
+     */
+    public static HttpLimits limits(
+            boolean nodeCache,
+            Integer maxBodyBytes,
+            Long bodyBudgetBytes,
+            int maxConnections,
+            long idleTimeoutSeconds,
+            long headerTimeoutSeconds,
+            long bodyTimeoutSeconds,
+            long maxHeapBytes) {
+        long budget = bodyBudgetBytes != null ? bodyBudgetBytes : maxHeapBytes / 2;
+        int maxBody = maxBodyBytes != null
+                ? maxBodyBytes
+                : (int) Math.min(
+                        nodeCache ? HttpLimits.NAMES_ONLY_MAX_BODY_BYTES : HttpLimits.FULL_NODES_MAX_BODY_BYTES,
+                        budget / 2);
+        return new HttpLimits(
+                maxBody,
+                budget,
+                maxConnections,
+                seconds(idleTimeoutSeconds, "--idle-timeout"),
+                seconds(headerTimeoutSeconds, "--header-timeout"),
+                seconds(bodyTimeoutSeconds, "--body-timeout"));
+    }
+
+    private static Duration seconds(long seconds, String option) {
+        if (seconds < 1) {
+            throw new IllegalArgumentException(option + " must be at least 1 second, got " + seconds);
+        }
+        return Duration.ofSeconds(seconds);
     }
 
     /**

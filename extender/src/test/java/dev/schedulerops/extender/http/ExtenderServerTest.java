@@ -52,7 +52,7 @@ class ExtenderServerTest {
                         0,
                         0,
                         TlsSettings.disabled(),
-                        MAX_BODY,
+                        HttpLimits.withMaxBody(MAX_BODY),
                         Duration.ofSeconds(5),
                         new ExtenderVerbs(
                                 KEY,
@@ -191,7 +191,7 @@ class ExtenderServerTest {
         ExtenderServer filterAndPrioritize = new ExtenderServer(
                         "127.0.0.1",
                         0,
-                        MAX_BODY,
+                        HttpLimits.withMaxBody(MAX_BODY),
                         Duration.ZERO,
                         new ExtenderVerbs(
                                 KEY, EnumSet.of(Verb.FILTER, Verb.PRIORITIZE), cache, args -> BindResult.bound()),
@@ -297,7 +297,7 @@ class ExtenderServerTest {
         ExtenderServer noCache = new ExtenderServer(
                         "127.0.0.1",
                         0,
-                        MAX_BODY,
+                        HttpLimits.withMaxBody(MAX_BODY),
                         Duration.ZERO,
                         new ExtenderVerbs(KEY, null, args -> BindResult.bound()),
                         () -> true,
