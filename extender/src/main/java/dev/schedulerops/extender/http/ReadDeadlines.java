@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
@@ -184,6 +185,6 @@ final class ReadDeadlines extends AbstractLifeCycle implements Connection.Listen
     private void close(Watch watch, String why) {
         watched.remove(watch.connection);
         LOG.debug("closing connection {}: {}", watch.connection.getEndPoint().getRemoteSocketAddress(), why);
-        watch.connection.getEndPoint().close(new java.util.concurrent.TimeoutException(why));
+        watch.connection.getEndPoint().close(new TimeoutException(why));
     }
 }

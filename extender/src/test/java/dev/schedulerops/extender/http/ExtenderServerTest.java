@@ -259,21 +259,23 @@ class ExtenderServerTest {
         assertThat(JSON.readTree(response.body()).get("error").asText()).contains("text/plain");
     }
 
+    /**
+     * Sent raw: the body is refused before it has all been read, and a client that is still writing it when the
+     * server closes the connection may lose the answer to the reset that the unread bytes cause (the JDK client did,
+     * now and then). So the declared body is announced but not sent, and the chunked one is sent up to past the limit.
+     */
     @Test
     void bodyOverTheLimitIs413WithOrWithoutContentLength() throws Exception {
-        String big = fullNodes("a", "1").replace("Running", "x".repeat(MAX_BODY));
-        HttpResponse<String> declared = post("/filter", big);
-        HttpResponse<String> chunked = client.send(
-                HttpRequest.newBuilder(uri("/filter"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofInputStream(
-                                () -> new ByteArrayInputStream(big.getBytes(StandardCharsets.UTF_8))))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        String head = "POST /filter HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n";
+        String pastTheLimit = "x".repeat(MAX_BODY + 1);
+        String declared = raw(server.port(), head + "Content-Length: " + (MAX_BODY + 1) + "\r\n\r\n");
+        String chunked = raw(
+                server.port(),
+                head + "Transfer-Encoding: chunked\r\n\r\n" + Integer.toHexString(pastTheLimit.length()) + "\r\n"
+                        + pastTheLimit + "\r\n");
 
-        assertThat(declared.statusCode()).isEqualTo(413);
-        assertThat(chunked.statusCode()).isEqualTo(413);
-        assertThat(JSON.readTree(chunked.body()).get("error").asText()).contains("exceeds the limit of 65536 bytes");
+        assertThat(declared).startsWith("HTTP/1.1 413").contains("exceeds the limit of 65536 bytes");
+        assertThat(chunked).startsWith("HTTP/1.1 413").contains("exceeds the limit of 65536 bytes");
         assertThat(post("/filter", fullNodes("a", "1")).statusCode())
                 .as("the server still serves after refusing")
                 .isEqualTo(200);
