@@ -1,7 +1,9 @@
 package dev.schedulerops.bench;
 
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.http.ExtenderMetrics;
 import dev.schedulerops.extender.http.ExtenderServer;
+import dev.schedulerops.extender.http.HttpLimits;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import dev.schedulerops.extender.tls.TlsSettings;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
@@ -25,9 +27,9 @@ public final class BenchServer {
                 port,
                 healthPort,
                 TlsSettings.disabled(),
-                64 * 1024 * 1024,
+                HttpLimits.withMaxBody(64 * 1024 * 1024),
                 Duration.ofSeconds(2),
-                new ExtenderVerbs(NodeJson.LABEL_KEY, cache, bindArgs -> ""),
+                new ExtenderVerbs(NodeJson.LABEL_KEY, cache, bindArgs -> BindResult.bound()),
                 cache::synced,
                 new ExtenderMetrics());
         server.start();

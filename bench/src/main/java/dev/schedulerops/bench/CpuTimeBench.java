@@ -1,5 +1,6 @@
 package dev.schedulerops.bench;
 
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.protocol.Reply;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import dev.schedulerops.extender.verbs.Verb;
@@ -34,7 +35,8 @@ public final class CpuTimeBench {
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         byte[] body = NodeJson.namesOnlyRequest(nodes);
-        ExtenderVerbs verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, NodeJson.staticCache(nodes), binding -> "");
+        ExtenderVerbs verbs =
+                new ExtenderVerbs(NodeJson.LABEL_KEY, NodeJson.staticCache(nodes), binding -> BindResult.bound());
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         MethodHandle release = releaseOfReply();
         for (Verb verb : new Verb[] {Verb.FILTER, Verb.PRIORITIZE}) {

@@ -1,5 +1,6 @@
 package dev.schedulerops.bench;
 
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.protocol.BadRequestException;
 import dev.schedulerops.extender.protocol.Reply;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
@@ -44,7 +45,7 @@ public class ExtenderBenchmark {
     @Setup
     public void setUp() {
         body = mode.equals("full") ? NodeJson.fullNodesRequest(nodes) : NodeJson.namesOnlyRequest(nodes);
-        verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, NodeJson.staticCache(nodes), args -> "");
+        verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, NodeJson.staticCache(nodes), args -> BindResult.bound());
     }
 
     @Benchmark

@@ -1,5 +1,6 @@
 package dev.schedulerops.bench;
 
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import dev.schedulerops.extender.verbs.Verb;
 import java.io.BufferedInputStream;
@@ -42,7 +43,7 @@ public final class FloorServer {
     }
 
     private static byte[] extenderReply(String path, int nodes) throws Exception {
-        var verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, NodeJson.staticCache(nodes), bind -> "");
+        var verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, NodeJson.staticCache(nodes), bind -> BindResult.bound());
         var verb = Verb.ofPath(path).orElseThrow();
         return verbs.answer(verb, NodeJson.namesOnlyRequest(nodes)).reply().toByteArray();
     }

@@ -8,6 +8,7 @@ import dev.schedulerops.extender.nodecache.InformerNodeCache;
 import dev.schedulerops.extender.nodecache.NodeCache;
 import dev.schedulerops.extender.tls.TlsMaterialException;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
+import dev.schedulerops.extender.verbs.Verb;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Duration;
@@ -23,15 +24,21 @@ final class ExtenderApp {
     static int run(ExtenderConfig config) {
         Logger log = LoggerFactory.getLogger(ExtenderApp.class);
         log.info(
-                "starting extender: labelKey={} port={} healthPort={} tlsMode={} bindAddress={} nodeCache={}"
-                        + " maxBodyBytes={}",
+                "starting extender: labelKey={} verbs={} schedulerName={} port={} healthPort={} tlsMode={}"
+                        + " bindAddress={} nodeCache={} limits={}",
                 config.labelKey(),
+                config.verbs().stream().map(Verb::crdName).sorted().toList(),
+                config.schedulerName(),
                 config.port(),
                 config.healthPort(),
                 config.tls().mode(),
                 config.bindAddress(),
                 config.nodeCache(),
-                config.maxBodyBytes());
+                config.limits());
+        if (config.verbs().contains(Verb.BIND) && config.schedulerName() == null) {
+            log.warn("Bind is served (SCHEDULEROPS_VERBS is unset, so every verb is) but no scheduler name is set"
+                    + " (SCHEDULEROPS_SCHEDULER_NAME, --scheduler-name): every bind will be refused");
+        }
         KubernetesClient client;
         try {
             client = new KubernetesClientBuilder().build();
@@ -40,15 +47,15 @@ final class ExtenderApp {
             return 1;
         }
         NodeCache cache = config.nodeCache() ? InformerNodeCache.start(client, config.labelKey()) : null;
-        Binder binder = new KubernetesBinder(client, BIND_TIMEOUT);
+        Binder binder = new KubernetesBinder(client, BIND_TIMEOUT, config.schedulerName());
         ExtenderServer server = new ExtenderServer(
                 config.bindAddress(),
                 config.port(),
                 config.healthPort(),
                 config.tls(),
-                config.maxBodyBytes(),
+                config.limits(),
                 config.shutdownGrace(),
-                new ExtenderVerbs(config.labelKey(), cache, binder),
+                new ExtenderVerbs(config.labelKey(), config.verbs(), cache, binder),
                 cache == null ? () -> true : cache::synced,
                 new ExtenderMetrics());
         try {

@@ -1,9 +1,13 @@
 package dev.schedulerops.extender;
 
+import dev.schedulerops.extender.http.HttpLimits;
 import dev.schedulerops.extender.tls.TlsMode;
 import dev.schedulerops.extender.tls.TlsSettings;
+import dev.schedulerops.extender.verbs.Verb;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -11,6 +15,9 @@ import java.util.regex.Pattern;
  *
  * @param port the verb port (plain HTTP, or HTTPS with TLS)
  * @param healthPort the port of /healthz, /readyz and /metrics, always plain HTTP
+ * @param verbs the verbs answered; the others' paths are not served
+ * @param schedulerName the {@code spec.schedulerName} of the pods Bind may bind; null binds none
+ * @param limits what the HTTP server grants its clients (body sizes, connections, timeouts)
  * @param tls the verb port's TLS mode and material
  */
 public record ExtenderConfig(
@@ -19,7 +26,9 @@ public record ExtenderConfig(
         int healthPort,
         String bindAddress,
         boolean nodeCache,
-        int maxBodyBytes,
+        Set<Verb> verbs,
+        String schedulerName,
+        HttpLimits limits,
         LogFormat logFormat,
         Duration shutdownGrace,
         TlsSettings tls) {
@@ -51,12 +60,81 @@ public record ExtenderConfig(
         if (bindAddress == null || bindAddress.isBlank()) {
             throw new IllegalArgumentException("bind address must not be empty");
         }
-        if (maxBodyBytes < 1) {
-            throw new IllegalArgumentException("max body bytes must be positive, got " + maxBodyBytes);
+        if (verbs.isEmpty()) {
+            throw new IllegalArgumentException("at least one verb must be served");
+        }
+        verbs = Set.copyOf(verbs);
+        if (schedulerName != null
+                && (schedulerName.length() > 253
+                        || !DNS_SUBDOMAIN.matcher(schedulerName).matches())) {
+            throw new IllegalArgumentException("scheduler name \"" + schedulerName + "\" (--scheduler-name,"
+                    + " SCHEDULEROPS_SCHEDULER_NAME) must be a DNS subdomain, as a pod's spec.schedulerName is");
         }
         if (shutdownGrace.isNegative()) {
             throw new IllegalArgumentException("shutdown grace must not be negative");
         }
+    }
+
+    /**
+     * The verbs to serve from {@code SCHEDULEROPS_VERBS}: comma-separated, spelled as a SchedulerProfile's
+     * {@code spec.verbs} ({@code Filter}, {@code FilterOnlyOne}, {@code Prioritize}, {@code Bind}, {@code Preempt}).
+     * Unset means all five, as before the setting existed; listing Bind then needs the scheduler name, which is what
+     * Bind checks every pod against. (With the setting unset, Bind is served but binds no pod until a scheduler name
+     * is set: a local run need not name one.)
+     */
+    public static Set<Verb> verbs(String raw, String schedulerName) {
+        if (raw == null) {
+            return EnumSet.allOf(Verb.class);
+        }
+        Set<Verb> verbs = EnumSet.noneOf(Verb.class);
+        for (String name : raw.split(",", -1)) {
+            String trimmed = name.strip();
+            verbs.add(Verb.ofCrdName(trimmed)
+                    .orElseThrow(() -> new IllegalArgumentException("unknown verb \"" + trimmed + "\" in --verbs"
+                            + " (SCHEDULEROPS_VERBS): list some of Filter, FilterOnlyOne, Prioritize, Bind, Preempt,"
+                            + " separated by commas")));
+        }
+        if (verbs.contains(Verb.BIND) && blank(schedulerName)) {
+            throw new IllegalArgumentException("Bind needs the scheduler name whose pods it may bind: set"
+                    + " SCHEDULEROPS_SCHEDULER_NAME (or --scheduler-name) to the profile's schedulerName");
+        }
+        return verbs;
+    }
+
+    /**
+     * The HTTP limits; a body limit or budget left unset follows the mode and the heap: the body budget is half the
+     * heap, the body limit 4 MiB for names-only requests (with the node cache) and 96 MiB for full nodes, at most
+     * half the budget.
+     */
+    public static HttpLimits limits(
+            boolean nodeCache,
+            Integer maxBodyBytes,
+            Long bodyBudgetBytes,
+            int maxConnections,
+            long idleTimeoutSeconds,
+            long headerTimeoutSeconds,
+            long bodyTimeoutSeconds,
+            long maxHeapBytes) {
+        long budget = bodyBudgetBytes != null ? bodyBudgetBytes : maxHeapBytes / 2;
+        int maxBody = maxBodyBytes != null
+                ? maxBodyBytes
+                : (int) Math.min(
+                        nodeCache ? HttpLimits.NAMES_ONLY_MAX_BODY_BYTES : HttpLimits.FULL_NODES_MAX_BODY_BYTES,
+                        budget / 2);
+        return new HttpLimits(
+                maxBody,
+                budget,
+                maxConnections,
+                seconds(idleTimeoutSeconds, "--idle-timeout"),
+                seconds(headerTimeoutSeconds, "--header-timeout"),
+                seconds(bodyTimeoutSeconds, "--body-timeout"));
+    }
+
+    private static Duration seconds(long seconds, String option) {
+        if (seconds < 1) {
+            throw new IllegalArgumentException(option + " must be at least 1 second, got " + seconds);
+        }
+        return Duration.ofSeconds(seconds);
     }
 
     /**

@@ -19,8 +19,9 @@ import picocli.CommandLine.Spec;
         usageHelpAutoWidth = true,
         description = {
             "kube-scheduler extender (v1 protocol) that filters and scores nodes by one label.",
-            "Serves POST /filter, /filter_onlyone, /prioritize, /bind, /preempt on the verb port (HTTP, or HTTPS with",
-            "--tls-mode server|mutual) and GET /healthz, /readyz, /metrics on the health port (always plain HTTP).",
+            "Serves POST /filter, /filter_onlyone, /prioritize, /bind, /preempt (those of --verbs) on the verb port",
+            "(HTTP, or HTTPS with --tls-mode server|mutual) and GET /healthz, /readyz, /metrics on the health port",
+            "(always plain HTTP).",
             "Every option falls back to the environment variable named in its description."
         })
 public final class Main implements Callable<Integer> {
@@ -70,12 +71,72 @@ public final class Main implements Callable<Integer> {
     private boolean nodeCache;
 
     @Option(
+            names = "--verbs",
+            paramLabel = "VERB[,VERB...]",
+            defaultValue = "${env:SCHEDULEROPS_VERBS}",
+            description = "Verbs to serve, spelled as the SchedulerProfile's spec.verbs: Filter, FilterOnlyOne,"
+                    + " Prioritize, Bind, Preempt; the paths of the others answer 404. Unset: all five"
+                    + " (env SCHEDULEROPS_VERBS).")
+    private String verbs;
+
+    @Option(
+            names = "--scheduler-name",
+            paramLabel = "NAME",
+            defaultValue = "${env:SCHEDULEROPS_SCHEDULER_NAME}",
+            description = "Bind binds only pods whose spec.schedulerName is NAME (and whose UID the request names);"
+                    + " required when --verbs lists Bind; unset, Bind binds no pod (env SCHEDULEROPS_SCHEDULER_NAME).")
+    private String schedulerName;
+
+    @Option(
             names = "--max-body-bytes",
             paramLabel = "BYTES",
-            defaultValue = "${env:SCHEDULEROPS_MAX_BODY_BYTES:-67108864}",
-            description = "Largest request body accepted (64 MiB unless configured); larger ones get 413"
-                    + " (env SCHEDULEROPS_MAX_BODY_BYTES, default ${DEFAULT-VALUE}).")
-    private int maxBodyBytes;
+            defaultValue = "${env:SCHEDULEROPS_MAX_BODY_BYTES}",
+            description = "Largest request body accepted; larger ones get 413. Unset: 4 MiB with --node-cache"
+                    + " (names-only requests), 96 MiB without (full nodes), at most half the body budget"
+                    + " (env SCHEDULEROPS_MAX_BODY_BYTES).")
+    private Integer maxBodyBytes;
+
+    @Option(
+            names = "--body-budget-bytes",
+            paramLabel = "BYTES",
+            defaultValue = "${env:SCHEDULEROPS_BODY_BUDGET_BYTES}",
+            description = "Most memory all request bodies may hold together; past it requests get 503 with"
+                    + " Retry-After. At least twice --max-body-bytes. Unset: half the heap"
+                    + " (env SCHEDULEROPS_BODY_BUDGET_BYTES).")
+    private Long bodyBudgetBytes;
+
+    @Option(
+            names = "--max-connections",
+            paramLabel = "N",
+            defaultValue = "${env:SCHEDULEROPS_MAX_CONNECTIONS:-256}",
+            description = "Connections the verb port holds at once; more wait to be accepted"
+                    + " (env SCHEDULEROPS_MAX_CONNECTIONS, default ${DEFAULT-VALUE}).")
+    private int maxConnections;
+
+    @Option(
+            names = "--idle-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "${env:SCHEDULEROPS_IDLE_TIMEOUT_SECONDS:-10}",
+            description = "A connection on which nothing moves for this long is closed"
+                    + " (env SCHEDULEROPS_IDLE_TIMEOUT_SECONDS, default ${DEFAULT-VALUE}).")
+    private long idleTimeoutSeconds;
+
+    @Option(
+            names = "--header-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "${env:SCHEDULEROPS_HEADER_TIMEOUT_SECONDS:-5}",
+            description = "A request's headers (and on a new connection the TLS handshake) must be complete this long"
+                    + " after its first byte, or the connection is closed"
+                    + " (env SCHEDULEROPS_HEADER_TIMEOUT_SECONDS, default ${DEFAULT-VALUE}).")
+    private long headerTimeoutSeconds;
+
+    @Option(
+            names = "--body-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "${env:SCHEDULEROPS_BODY_TIMEOUT_SECONDS:-10}",
+            description = "A request's body must be complete this long after its headers, or the connection is"
+                    + " closed (env SCHEDULEROPS_BODY_TIMEOUT_SECONDS, default ${DEFAULT-VALUE}).")
+    private long bodyTimeoutSeconds;
 
     @Option(
             names = "--log-format",
@@ -154,13 +215,27 @@ public final class Main implements Callable<Integer> {
                     healthPort,
                     bindAddress,
                     nodeCache,
-                    maxBodyBytes,
+                    ExtenderConfig.verbs(verbs, schedulerName),
+                    blank(schedulerName) ? null : schedulerName,
+                    ExtenderConfig.limits(
+                            nodeCache,
+                            maxBodyBytes,
+                            bodyBudgetBytes,
+                            maxConnections,
+                            idleTimeoutSeconds,
+                            headerTimeoutSeconds,
+                            bodyTimeoutSeconds,
+                            Runtime.getRuntime().maxMemory()),
                     logFormat,
                     Duration.ofSeconds(shutdownGraceSeconds),
                     ExtenderConfig.tls(tlsMode, tlsCertFile, tlsKeyFile, tlsClientCaFile, tlsReloadSeconds));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+    }
+
+    private static boolean blank(String value) {
+        return value == null || value.isBlank();
     }
 
     @Override

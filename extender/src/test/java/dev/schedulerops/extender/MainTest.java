@@ -2,10 +2,13 @@ package dev.schedulerops.extender;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.extender.http.HttpLimits;
+import dev.schedulerops.extender.verbs.Verb;
 import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +47,14 @@ class MainTest {
                 .contains("--tls-cert-file", "SCHEDULEROPS_TLS_CERT_FILE")
                 .contains("--tls-key-file", "SCHEDULEROPS_TLS_KEY_FILE")
                 .contains("--tls-client-ca-file", "SCHEDULEROPS_TLS_CLIENT_CA_FILE")
-                .contains("--tls-reload-seconds", "SCHEDULEROPS_TLS_RELOAD_SECONDS");
+                .contains("--tls-reload-seconds", "SCHEDULEROPS_TLS_RELOAD_SECONDS")
+                .contains("--verbs", "SCHEDULEROPS_VERBS")
+                .contains("--scheduler-name", "SCHEDULEROPS_SCHEDULER_NAME")
+                .contains("--body-budget-bytes", "SCHEDULEROPS_BODY_BUDGET_BYTES")
+                .contains("--max-connections", "SCHEDULEROPS_MAX_CONNECTIONS")
+                .contains("--idle-timeout", "SCHEDULEROPS_IDLE_TIMEOUT_SECONDS")
+                .contains("--header-timeout", "SCHEDULEROPS_HEADER_TIMEOUT_SECONDS")
+                .contains("--body-timeout", "SCHEDULEROPS_BODY_TIMEOUT_SECONDS");
     }
 
     @Test
@@ -87,10 +97,10 @@ class MainTest {
 
     @Test
     void unknownOptionPrintsUsageAndFails() {
-        Run run = run("--label-key", "a", "--bogus");
+        Run run = run("--label-key", "a", "--xyzzy");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("Unknown option: '--bogus'").contains("Usage:");
+        assertThat(run.err()).contains("Unknown option: '--xyzzy'").contains("Usage:");
     }
 
     @Test
@@ -101,6 +111,45 @@ class MainTest {
         assertThat(run("--label-key", "a", "--max-body-bytes", "0").err()).contains("max body bytes must be positive");
         assertThat(run("--label-key", "not a key").err()).contains("label key \"not a key\"");
         assertThat(run("--label-key", "UPPER.example/ok").err()).contains("prefix must be a DNS subdomain");
+    }
+
+    @Test
+    void verbsAreSpelledAsTheProfileSpellsThemAndBindNeedsTheSchedulerName() {
+        assertThat(ExtenderConfig.verbs(null, null)).containsExactlyInAnyOrder(Verb.values());
+        assertThat(ExtenderConfig.verbs("Filter, Prioritize", null)).containsExactly(Verb.FILTER, Verb.PRIORITIZE);
+        assertThat(ExtenderConfig.verbs("Bind,FilterOnlyOne,Preempt", "label-priority"))
+                .containsExactly(Verb.FILTER_ONLY_ONE, Verb.BIND, Verb.PREEMPT);
+
+        assertThat(run("--label-key", "a", "--verbs", "filter").err())
+                .contains("unknown verb \"filter\"", "SCHEDULEROPS_VERBS");
+        assertThat(run("--label-key", "a", "--verbs", "").err()).contains("unknown verb \"\"");
+        assertThat(run("--label-key", "a", "--verbs", "Filter,Bind").err())
+                .contains("Bind needs the scheduler name", "SCHEDULEROPS_SCHEDULER_NAME");
+        assertThat(run("--label-key", "a", "--verbs", "Filter", "--scheduler-name", "Not_A_Name")
+                        .err())
+                .contains("must be a DNS subdomain");
+    }
+
+    @Test
+    void bodyLimitsFollowTheModeAndTheHeap() {
+        long mib = 1024 * 1024;
+        HttpLimits namesOnly = ExtenderConfig.limits(true, null, null, 256, 10, 5, 10, 384 * mib);
+        HttpLimits fullNodes = ExtenderConfig.limits(false, null, null, 256, 10, 5, 10, 384 * mib);
+        HttpLimits smallHeap = ExtenderConfig.limits(false, null, null, 256, 10, 5, 10, 128 * mib);
+
+        assertThat(namesOnly.maxBodyBytes()).isEqualTo(4 * mib);
+        assertThat(fullNodes.maxBodyBytes()).isEqualTo(96 * mib);
+        assertThat(fullNodes.bodyBudgetBytes()).isEqualTo(192 * mib);
+        assertThat(smallHeap.maxBodyBytes()).as("at most half the budget").isEqualTo(32 * mib);
+        assertThat(ExtenderConfig.limits(false, 1000, 5000L, 8, 1, 2, 3, 384 * mib))
+                .isEqualTo(new HttpLimits(
+                        1000, 5000, 8, Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3)));
+        assertThat(run("--label-key", "a", "--max-body-bytes", "1000", "--body-budget-bytes", "1500")
+                        .err())
+                .contains("at least twice", "SCHEDULEROPS_BODY_BUDGET_BYTES");
+        assertThat(run("--label-key", "a", "--header-timeout", "0").err())
+                .contains("--header-timeout must be at least 1 second");
+        assertThat(run("--label-key", "a", "--max-connections", "0").err()).contains("max connections");
     }
 
     @Test
@@ -145,7 +194,7 @@ class MainTest {
                         "SCHEDULEROPS_PORT", "9091",
                         "SCHEDULEROPS_BIND_ADDRESS", "127.0.0.2",
                         "SCHEDULEROPS_NODE_CACHE", "true",
-                        "SCHEDULEROPS_MAX_BODY_BYTES", "1048576",
+                        "SCHEDULEROPS_MAX_CONNECTIONS", "64",
                         "SCHEDULEROPS_LOG_FORMAT", "json",
                         "SCHEDULEROPS_SHUTDOWN_GRACE", "3",
                         "SCHEDULEROPS_HEALTH_PORT", "9092",
@@ -160,7 +209,7 @@ class MainTest {
                 .contains("(env SCHEDULEROPS_PORT, default 9091)")
                 .contains("(env SCHEDULEROPS_BIND_ADDRESS, default 127.0.0.2)")
                 .contains("(env SCHEDULEROPS_NODE_CACHE, default true)")
-                .contains("(env SCHEDULEROPS_MAX_BODY_BYTES, default 1048576)")
+                .contains("(env SCHEDULEROPS_MAX_CONNECTIONS, default 64)")
                 .contains("(env SCHEDULEROPS_LOG_FORMAT, default json)")
                 .contains("(env SCHEDULEROPS_SHUTDOWN_GRACE, default 3)")
                 .contains("(env SCHEDULEROPS_HEALTH_PORT, default 9092)")
@@ -176,7 +225,10 @@ class MainTest {
                 .contains("(env SCHEDULEROPS_PORT, default 8080)")
                 .contains("(env SCHEDULEROPS_BIND_ADDRESS, default 0.0.0.0)")
                 .contains("(env SCHEDULEROPS_NODE_CACHE, default false)")
-                .contains("(env SCHEDULEROPS_MAX_BODY_BYTES, default 67108864)")
+                .contains("(env SCHEDULEROPS_MAX_CONNECTIONS, default 256)")
+                .contains("(env SCHEDULEROPS_IDLE_TIMEOUT_SECONDS, default 10)")
+                .contains("(env SCHEDULEROPS_HEADER_TIMEOUT_SECONDS, default 5)")
+                .contains("(env SCHEDULEROPS_BODY_TIMEOUT_SECONDS, default 10)")
                 .contains("(env SCHEDULEROPS_LOG_FORMAT, default text)")
                 .contains("(env SCHEDULEROPS_SHUTDOWN_GRACE, default 10)")
                 .contains("(env SCHEDULEROPS_HEALTH_PORT, default 8081)")

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import dev.schedulerops.extender.verbs.ExtenderVerbs.Outcome;
@@ -119,7 +120,9 @@ class ProtocolFixturesTest {
         ExtenderVerbs verbs = new ExtenderVerbs(
                 LABEL_KEY,
                 fixture.endsWith("-cache") ? cache : null,
-                args -> args.node().equals("broken") ? "node broken is gone" : "");
+                args -> args.node().equals("broken")
+                        ? new BindResult.BindingFailed("node broken is gone")
+                        : BindResult.bound());
         Verb verb =
                 Verb.ofPath("/" + fixture.substring(0, fixture.indexOf('/'))).orElseThrow();
         return verbs.answer(verb, request);

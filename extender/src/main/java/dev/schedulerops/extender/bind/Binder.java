@@ -4,6 +4,6 @@ import dev.schedulerops.extender.protocol.BindingArgs;
 
 /** Binds a pod to a node. */
 public interface Binder {
-    /** Creates the binding; returns an empty string on success, else a message for {@code ExtenderBindingResult}. */
-    String bind(BindingArgs args);
+    /** Creates the Binding if the pod is one this extender may bind. */
+    BindResult bind(BindingArgs args);
 }

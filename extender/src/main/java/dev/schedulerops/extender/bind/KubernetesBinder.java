@@ -3,6 +3,7 @@ package dev.schedulerops.extender.bind;
 import dev.schedulerops.extender.protocol.BindingArgs;
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
@@ -18,31 +19,84 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates a {@code v1.Binding} through the pod's {@code binding} subresource, as kube-scheduler's DefaultBinder does
- * ({@code POST /api/v1/namespaces/NS/pods/NAME/binding}), so the {@code pods/binding create} permission suffices. The
- * pod UID, when given, is sent as a precondition: the API server refuses to bind a different pod of the same name.
+ * Binds a pod only when it is this extender's to bind: it reads the pod ({@code GET
+ * /api/v1/namespaces/NS/pods/NAME}) and requires the UID the request names and {@code spec.schedulerName} equal to
+ * the scheduler name this extender serves. Then it creates a {@code v1.Binding} through the pod's {@code binding}
+ * subresource, as kube-scheduler's DefaultBinder does, with the UID in the Binding's metadata: the API server refuses
+ * it if the pod was replaced by another of the same name in between.
+ *
+ * <p>The pod is read for each bind rather than kept by an informer: a bind happens once per pod, the read is always
+ * current (kube-scheduler may bind a pod an informer has not seen yet), and an informer on every pod of the cluster
+ * would cost memory in proportion to the cluster. The price is {@code get} on {@code pods} in every namespace for the
+ * extender's ServiceAccount, besides {@code create} on {@code pods/binding}.
  */
 public final class KubernetesBinder implements Binder {
     private static final Logger LOG = LoggerFactory.getLogger(KubernetesBinder.class);
 
     private final KubernetesClient client;
     private final Duration timeout;
+    private final String schedulerName;
     /** The API server's base URL without trailing slashes; the client's master URL does not change. */
     private final String apiBase;
 
-    public KubernetesBinder(KubernetesClient client, Duration timeout) {
+    /**
+     * @param timeout for reading the pod and creating the Binding together
+     * @param schedulerName the only {@code spec.schedulerName} whose pods are bound; null binds no pod at all
+     */
+    public KubernetesBinder(KubernetesClient client, Duration timeout, String schedulerName) {
         this.client = client;
         this.timeout = timeout;
+        this.schedulerName = schedulerName;
         this.apiBase = client.getMasterUrl().toString().replaceAll("/+$", "");
     }
 
     @Override
-    public String bind(BindingArgs args) {
+    public BindResult bind(BindingArgs args) {
+        if (schedulerName == null) {
+            return refused(args, "no scheduler name is configured (--scheduler-name, SCHEDULEROPS_SCHEDULER_NAME)");
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        HttpResponse<String> read;
+        try {
+            read = send(client.getHttpClient().newHttpRequestBuilder().uri(podUri(args)), deadline);
+        } catch (ExecutionException | TimeoutException e) {
+            return unreadable(args, cause(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return unreadable(args, "interrupted");
+        }
+        if (read.code() == 404) {
+            return refused(args, "there is no such pod");
+        }
+        if (!read.isSuccessful()) {
+            String hint = read.code() == 403 ? " (the extender's ServiceAccount needs get on pods)" : "";
+            return unreadable(args, statusMessage(read) + hint);
+        }
+        Pod pod;
+        try {
+            pod = client.getKubernetesSerialization().unmarshal(read.body(), Pod.class);
+        } catch (RuntimeException e) {
+            return unreadable(args, "the API server's answer is not a pod: " + e.getMessage());
+        }
+        String uid = pod.getMetadata() == null ? null : pod.getMetadata().getUid();
+        if (!args.podUid().equals(uid)) {
+            return refused(args, "the pod's UID is " + uid + ", the request names " + args.podUid());
+        }
+        String podScheduler = pod.getSpec() == null ? null : pod.getSpec().getSchedulerName();
+        if (!schedulerName.equals(podScheduler)) {
+            return refused(
+                    args,
+                    "the pod's spec.schedulerName is " + podScheduler + ", this extender binds for " + schedulerName);
+        }
+        return createBinding(args, deadline);
+    }
+
+    private BindResult createBinding(BindingArgs args, long deadline) {
         Binding binding = new BindingBuilder()
                 .withNewMetadata()
                 .withName(args.podName())
                 .withNamespace(args.podNamespace())
-                .withUid(args.podUid().isEmpty() ? null : args.podUid())
+                .withUid(args.podUid())
                 .endMetadata()
                 .withNewTarget()
                 .withApiVersion("v1")
@@ -51,39 +105,70 @@ public final class KubernetesBinder implements Binder {
                 .endTarget()
                 .build();
         String json = client.getKubernetesSerialization().asJson(binding);
-        URI uri = URI.create(apiBase + "/api/v1/namespaces/" + encode(args.podNamespace()) + "/pods/"
-                + encode(args.podName()) + "/binding");
-        HttpRequest request = client.getHttpClient()
-                .newHttpRequestBuilder()
-                .uri(uri)
-                .post("application/json", json)
-                .build();
         try {
-            HttpResponse<String> response = client.getHttpClient()
-                    .sendAsync(request, String.class)
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            HttpResponse<String> response = send(
+                    client.getHttpClient()
+                            .newHttpRequestBuilder()
+                            .uri(URI.create(podUri(args) + "/binding"))
+                            .post("application/json", json),
+                    deadline);
             if (response.isSuccessful()) {
                 LOG.info("bound pod {}/{} to node {}", args.podNamespace(), args.podName(), args.node());
-                return "";
+                return BindResult.bound();
             }
-            String failure = failure(args, statusMessage(response));
-            LOG.warn("{}", failure);
-            return failure;
+            return bindingFailed(args, statusMessage(response));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "binding interrupted";
+            return bindingFailed(args, "interrupted");
         } catch (ExecutionException | TimeoutException e) {
-            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            String failure = failure(args, cause.toString());
-            LOG.warn("{}", failure);
-            return failure;
+            return bindingFailed(args, cause(e));
         }
     }
 
-    /** The {@code Error} of a failed binding; also what is logged. */
-    private static String failure(BindingArgs args, String reason) {
-        return "binding pod " + args.podNamespace() + "/" + args.podName() + " to node " + args.node() + " failed: "
-                + reason;
+    private HttpResponse<String> send(HttpRequest.Builder request, long deadline)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long remaining = deadline - System.nanoTime();
+        if (remaining <= 0) {
+            throw new TimeoutException("no time left of the " + timeout.toMillis() + " ms for a bind");
+        }
+        return client.getHttpClient().sendAsync(request.build(), String.class).get(remaining, TimeUnit.NANOSECONDS);
+    }
+
+    private String podUri(BindingArgs args) {
+        return apiBase + "/api/v1/namespaces/" + encode(args.podNamespace()) + "/pods/" + encode(args.podName());
+    }
+
+    private static BindResult refused(BindingArgs args, String why) {
+        LOG.warn(
+                "refused to bind pod {}/{} (UID {}) to node {}: {}",
+                args.podNamespace(),
+                args.podName(),
+                args.podUid(),
+                args.node(),
+                why);
+        return new BindResult.Refused(why);
+    }
+
+    private static BindResult unreadable(BindingArgs args, String why) {
+        LOG.warn(
+                "cannot bind pod {}/{} to node {}: reading the pod failed: {}",
+                args.podNamespace(),
+                args.podName(),
+                args.node(),
+                why);
+        return new BindResult.PodUnreadable(why);
+    }
+
+    private static BindResult bindingFailed(BindingArgs args, String reason) {
+        String failure = "binding pod " + args.podNamespace() + "/" + args.podName() + " to node " + args.node()
+                + " failed: " + reason;
+        LOG.warn("{}", failure);
+        return new BindResult.BindingFailed(failure);
+    }
+
+    private static String cause(Exception e) {
+        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+        return cause.toString();
     }
 
     private String statusMessage(HttpResponse<String> response) {

@@ -13,43 +13,67 @@ import org.eclipse.jetty.util.thread.Invocable;
  * has, asks Jetty to call it again once more bytes are there. So a body that came with its headers (every names-only
  * request) is read at once on the thread that read the headers, and a slow sender holds no thread at all.
  *
- * <p>The array is sized by {@code Content-Length}, bounded by the limit, but allocated as the bytes arrive, from at
- * most {@link #FIRST_ALLOCATION}: a client that declares 64 MiB and then sends nothing (or a byte a second) must not
- * make the extender hold 64 MiB per connection. Growing fourfold holds at most four times what arrived, and copies a
- * 12 MB full-node body 5 MB worth instead of doubling's 15 MB. A body without a length grows by doubling up to the
- * limit, and the result is trimmed to its size.
+ * <p>Memory follows the bytes that arrive, never what {@code Content-Length} announces: the array starts at
+ * {@link #FIRST_ALLOCATION} (or the announced length, if smaller) and doubles as bytes come in that do not fit, up to
+ * the announced length or, without one, the limit, and is trimmed to its size at the end. A client that announces 96
+ * MiB and sends nothing holds 16 KiB. Every array is reserved in the {@link BodyBudget} before it is allocated
+ * (while one is copied into the next, both), so all bodies together stay within the budget; a body that does not fit
+ * gets 503 with {@code Retry-After}.
  */
 final class BodyReader implements Invocable.Task {
-    /** The most a body array starts with before its bytes arrive. Most requests fit. */
-    static final int FIRST_ALLOCATION = 1024 * 1024;
+    /** The most a body array starts with before its bytes arrive. */
+    static final int FIRST_ALLOCATION = 16 * 1024;
 
     private final Request request;
     private final int maxBodyBytes;
+    private final BodyBudget budget;
     private final long declared;
     private final Consumer<byte[]> onBody;
     private final Consumer<HttpFailure> onFailure;
+    /** Reserved in the budget for as long as this reader holds it. */
     private byte[] body;
+
     private int length;
 
-    private BodyReader(Request request, int maxBodyBytes, Consumer<byte[]> onBody, Consumer<HttpFailure> onFailure) {
+    private BodyReader(
+            Request request,
+            int maxBodyBytes,
+            BodyBudget budget,
+            byte[] first,
+            Consumer<byte[]> onBody,
+            Consumer<HttpFailure> onFailure) {
         this.request = request;
         this.maxBodyBytes = maxBodyBytes;
+        this.budget = budget;
         this.declared = request.getLength();
+        this.body = first;
         this.onBody = onBody;
         this.onFailure = onFailure;
-        this.body = new byte[declared >= 0 ? (int) Math.min(declared, FIRST_ALLOCATION) : 8192];
     }
 
     /**
      * Reads {@code request}'s body and hands it to {@code onBody}, or the reason it cannot be read to
-     * {@code onFailure}: on this thread when the body is there already, else on the thread that reads the rest.
+     * {@code onFailure}: on this thread when the body is there already, else on the thread that reads the rest. A body
+     * handed to {@code onBody} is still reserved in {@code budget}: whoever takes it releases its length once the
+     * request is answered. After a failure nothing is left reserved.
      */
-    static void read(Request request, int maxBodyBytes, Consumer<byte[]> onBody, Consumer<HttpFailure> onFailure) {
-        if (request.getLength() > maxBodyBytes) {
+    static void read(
+            Request request,
+            int maxBodyBytes,
+            BodyBudget budget,
+            Consumer<byte[]> onBody,
+            Consumer<HttpFailure> onFailure) {
+        long declared = request.getLength();
+        if (declared > maxBodyBytes) {
             onFailure.accept(tooLarge(maxBodyBytes));
             return;
         }
-        new BodyReader(request, maxBodyBytes, onBody, onFailure).run();
+        int first = declared >= 0 ? (int) Math.min(declared, FIRST_ALLOCATION) : FIRST_ALLOCATION;
+        if (!budget.tryReserve(first)) {
+            onFailure.accept(overBudget());
+            return;
+        }
+        new BodyReader(request, maxBodyBytes, budget, new byte[first], onBody, onFailure).run();
     }
 
     /** Takes every chunk that has arrived; asks to be run again when it runs out before the end. */
@@ -65,6 +89,8 @@ final class BodyReader implements Invocable.Task {
         if (outcome instanceof byte[] complete) {
             onBody.accept(complete);
         } else if (outcome instanceof HttpFailure failure) {
+            budget.release(body.length);
+            body = null;
             onFailure.accept(failure);
         }
     }
@@ -105,8 +131,11 @@ final class BodyReader implements Invocable.Task {
             return tooLarge(maxBodyBytes);
         }
         if (length + n > body.length) {
-            long grown = declared >= 0 ? Math.min(4L * body.length, declared) : 2L * body.length;
-            body = Arrays.copyOf(body, (int) Math.min(Math.max(grown, (long) length + n), maxBodyBytes));
+            long ceiling = declared >= 0 ? declared : maxBodyBytes;
+            int grown = (int) Math.min(Math.max(2L * body.length, (long) length + n), ceiling);
+            if (!moveTo(grown)) {
+                return overBudget();
+            }
         }
         bytes.get(body, length, n);
         length += n;
@@ -117,13 +146,38 @@ final class BodyReader implements Invocable.Task {
         if (declared >= 0 && length < declared) {
             return new HttpFailure(HttpStatus.BAD_REQUEST_400, "request body shorter than its Content-Length");
         }
-        return length == body.length ? body : Arrays.copyOf(body, length);
+        if (length < body.length && !moveTo(length)) {
+            return overBudget();
+        }
+        return body;
+    }
+
+    /** Copies the body into an array of {@code size}, reserved first; false when the budget has no room for it. */
+    private boolean moveTo(int size) {
+        if (!budget.tryReserve(size)) {
+            return false;
+        }
+        byte[] moved;
+        try {
+            moved = Arrays.copyOf(body, size);
+        } catch (Throwable noHeap) {
+            budget.release(size);
+            throw noHeap;
+        }
+        budget.release(body.length);
+        body = moved;
+        return true;
     }
 
     private static HttpFailure tooLarge(int maxBodyBytes) {
         return new HttpFailure(
                 HttpStatus.PAYLOAD_TOO_LARGE_413,
                 "request body exceeds the limit of " + maxBodyBytes + " bytes (--max-body-bytes)");
+    }
+
+    private static HttpFailure overBudget() {
+        return HttpFailure.busy("the extender is busy: the request bodies it holds have reached its body budget"
+                + " (--body-budget-bytes); retry later");
     }
 
     @Override

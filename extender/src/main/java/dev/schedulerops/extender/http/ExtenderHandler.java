@@ -7,6 +7,7 @@ import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import dev.schedulerops.extender.verbs.ExtenderVerbs.Outcome;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.eclipse.jetty.http.HttpHeader;
@@ -47,31 +48,44 @@ final class ExtenderHandler extends Handler.Abstract {
     private final ExtenderMetrics metrics;
     private final BooleanSupplier ready;
     private final int maxBodyBytes;
+    private final BodyBudget budget;
+    private final ReadDeadlines deadlines;
     private final Predicate<Request> onHealthPort;
 
     /**
+     * @param budget what all request bodies may hold together
+     * @param deadlines told when each request's headers and body have been read and when it was answered
      * @param onHealthPort whether a request came in on the health port, which serves only /healthz, /readyz and
-     *     /metrics; every other port serves only the verbs. A path served on the other port is answered 404.
+     *     /metrics; every other port serves only the verbs the extender was configured to answer. A path served on
+     *     the other port, or a verb not configured, is answered 404 as an unknown path is.
      */
     ExtenderHandler(
             ExtenderVerbs verbs,
             ExtenderMetrics metrics,
             BooleanSupplier ready,
             int maxBodyBytes,
+            BodyBudget budget,
+            ReadDeadlines deadlines,
             Predicate<Request> onHealthPort) {
         super(InvocationType.NON_BLOCKING);
         this.verbs = verbs;
         this.metrics = metrics;
         this.ready = ready;
         this.maxBodyBytes = maxBodyBytes;
+        this.budget = budget;
+        this.deadlines = deadlines;
         this.onHealthPort = onHealthPort;
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
+        deadlines.headersRead(request);
         Exchange exchange = new Exchange(request, response, callback);
         Route route = Route.forPath(exchange.path);
         if (route != null && (route.extenderVerb == null) != onHealthPort.test(request)) {
+            route = null;
+        }
+        if (route != null && route.extenderVerb != null && !verbs.serves(route.extenderVerb)) {
             route = null;
         }
         try {
@@ -85,6 +99,7 @@ final class ExtenderHandler extends Handler.Abstract {
                                 + route.allowedMethods());
             }
             if (route.extenderVerb == null) {
+                deadlines.bodyRead(request);
                 health(exchange, route);
                 return true;
             }
@@ -97,7 +112,10 @@ final class ExtenderHandler extends Handler.Abstract {
         BodyReader.read(
                 request,
                 maxBodyBytes,
+                budget,
                 body -> exchange.safely(verb, () -> {
+                    exchange.holdBody(body);
+                    deadlines.bodyRead(request);
                     if (verb == Route.BIND || body.length > INLINE_BODY_BYTES) {
                         dispatch(exchange, verb, body);
                     } else {
@@ -172,16 +190,41 @@ final class ExtenderHandler extends Handler.Abstract {
     private final class Exchange {
         final Request request;
         final Response response;
+        /** The request's callback, which first ends the request: see {@link #ended}. */
         final Callback callback;
+
         final String path;
         final long started = System.nanoTime();
+        private final AtomicBoolean ended = new AtomicBoolean();
+        /** The body, reserved in the budget until the request has ended. */
+        private volatile byte[] body;
 
         Exchange(Request request, Response response, Callback callback) {
             this.request = request;
             this.response = response;
-            this.callback = callback;
+            this.callback = Callback.from(this::ended, callback);
             String requested = request.getHttpURI().getPath();
             this.path = requested == null ? "" : requested;
+        }
+
+        void holdBody(byte[] body) {
+            this.body = body;
+        }
+
+        /**
+         * Once, when the answer has been written or failed: the body's reservation goes back to the budget (the
+         * reply may have been written straight from the body's array, so not before), and what arrives next on the
+         * connection belongs to a new request.
+         */
+        private void ended() {
+            if (ended.compareAndSet(false, true)) {
+                byte[] held = body;
+                body = null;
+                if (held != null) {
+                    budget.release(held.length);
+                }
+                deadlines.answered(request);
+            }
         }
 
         /**
@@ -205,6 +248,9 @@ final class ExtenderHandler extends Handler.Abstract {
         /** Answers a refused request with its status and a JSON error, and one WARN log line. */
         void refuse(Route route, HttpFailure failure) {
             LOG.warn("rejected {} {}: {} {}", request.getMethod(), path, failure.status, failure.getMessage());
+            if (failure.retryLater) {
+                response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+            }
             if (!failure.bodyRead) {
                 // The body was not (fully) read: close the connection rather than leave the client guessing whether
                 // Jetty can reuse it, so a pooled client never sends its next request on a connection being closed.

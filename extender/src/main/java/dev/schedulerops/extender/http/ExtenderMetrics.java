@@ -1,6 +1,7 @@
 package dev.schedulerops.extender.http;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -135,6 +136,32 @@ public final class ExtenderMetrics {
         return Counter.builder("schedulerops.extender.tls.reloads")
                 .description("Attempts to load changed TLS files, by result (a failure keeps the old material)")
                 .tag("result", result)
+                .register(registry);
+    }
+
+    /**
+     * Registers the gauges of the server's limits: the bytes request bodies hold now, and the connections closed
+     * because a request's headers or body arrived too slowly.
+     */
+    void limits(BodyBudget budget, ReadDeadlines deadlines) {
+        Gauge.builder("schedulerops.extender.body.bytes.held", budget::reserved)
+                .description("Memory the request bodies being read or answered hold now (at most the body budget)")
+                .baseUnit("bytes")
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder("schedulerops.extender.body.budget", budget::capacity)
+                .description("The most memory request bodies may hold together")
+                .baseUnit("bytes")
+                .strongReference(true)
+                .register(registry);
+        FunctionCounter.builder(
+                        "schedulerops.extender.slow.connections.closed", deadlines, ReadDeadlines::headerTimeouts)
+                .description("Connections closed because a request arrived too slowly, by the part that was late")
+                .tag("part", "headers")
+                .register(registry);
+        FunctionCounter.builder("schedulerops.extender.slow.connections.closed", deadlines, ReadDeadlines::bodyTimeouts)
+                .description("Connections closed because a request arrived too slowly, by the part that was late")
+                .tag("part", "body")
                 .register(registry);
     }
 

@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -27,23 +28,31 @@ import org.slf4j.LoggerFactory;
 public final class ExtenderServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExtenderServer.class);
 
+    /** Health endpoints need few connections: kubelet's probes and a metrics scraper. */
+    static final int HEALTH_PORT_CONNECTIONS = 32;
+
+    /** Request line and headers together; kube-scheduler sends a few hundred bytes. Larger: 431 (414 for the URI). */
+    static final int REQUEST_HEADER_BYTES = 8 * 1024;
+
     private final Server server;
     private final ServerConnector verbConnector;
     private final ServerConnector healthConnector;
     private final TlsSettings tls;
     private final TlsReloader reloader;
+    private final BodyBudget budget;
+    private final ReadDeadlines deadlines;
     private volatile boolean stopping;
 
     /** Plain HTTP verbs on {@code port}, the health endpoints on a free port ({@link #healthPort()}). */
     public ExtenderServer(
             String bindAddress,
             int port,
-            int maxBodyBytes,
+            HttpLimits limits,
             Duration shutdownGrace,
             ExtenderVerbs verbs,
             BooleanSupplier cacheReady,
             ExtenderMetrics metrics) {
-        this(bindAddress, port, 0, TlsSettings.disabled(), maxBodyBytes, shutdownGrace, verbs, cacheReady, metrics);
+        this(bindAddress, port, 0, TlsSettings.disabled(), limits, shutdownGrace, verbs, cacheReady, metrics);
     }
 
     public ExtenderServer(
@@ -51,7 +60,7 @@ public final class ExtenderServer implements AutoCloseable {
             int port,
             int healthPort,
             TlsSettings tls,
-            int maxBodyBytes,
+            HttpLimits limits,
             Duration shutdownGrace,
             ExtenderVerbs verbs,
             BooleanSupplier cacheReady,
@@ -64,6 +73,7 @@ public final class ExtenderServer implements AutoCloseable {
         http.setSendServerVersion(false);
         http.setSendDateHeader(false);
         http.setOutputBufferSize(64 * 1024);
+        http.setRequestHeaderSize(REQUEST_HEADER_BYTES);
         if (tls.enabled()) {
             reloader = new TlsReloader(tls, metrics::tlsReloaded);
             metrics.tls(reloader::certificateExpiryEpochSeconds);
@@ -92,12 +102,24 @@ public final class ExtenderServer implements AutoCloseable {
         healthConnector.setHost(bindAddress);
         healthConnector.setPort(healthPort);
         server.addConnector(healthConnector);
+        budget = new BodyBudget(limits.bodyBudgetBytes());
+        deadlines = new ReadDeadlines(limits.headerTimeout(), limits.bodyTimeout(), server.getScheduler());
+        server.addBean(deadlines);
+        for (ServerConnector connector : new ServerConnector[] {verbConnector, healthConnector}) {
+            connector.setIdleTimeout(limits.idleTimeout().toMillis());
+            connector.addBean(deadlines, false);
+        }
+        server.addBean(new NetworkConnectionLimit(limits.maxConnections(), verbConnector));
+        server.addBean(new NetworkConnectionLimit(HEALTH_PORT_CONNECTIONS, healthConnector));
+        metrics.limits(budget, deadlines);
         BooleanSupplier ready = () -> !stopping && cacheReady.getAsBoolean();
         server.setHandler(new GracefulHandler(new ExtenderHandler(
                 verbs,
                 metrics,
                 ready,
-                maxBodyBytes,
+                limits.maxBodyBytes(),
+                budget,
+                deadlines,
                 request -> request.getConnectionMetaData().getConnector() == healthConnector)));
         server.setErrorHandler(new ProtocolErrorHandler());
         server.setStopTimeout(shutdownGrace.toMillis());
@@ -138,6 +160,11 @@ public final class ExtenderServer implements AutoCloseable {
     /** The bound health port (useful when started on port 0). */
     public int healthPort() {
         return healthConnector.getLocalPort();
+    }
+
+    /** The memory request bodies hold now, reserved in the body budget. */
+    public long bodyBytesHeld() {
+        return budget.reserved();
     }
 
     /** The TLS material's reloader; null when TLS is disabled. */

@@ -18,9 +18,9 @@ final class BindingDecoder {
         requireNonEmpty(fields.podName(), "PodName");
         requireNonEmpty(fields.podNamespace(), "PodNamespace");
         requireNonEmpty(fields.node(), "Node");
-        return fields.podUid() != null
-                ? fields
-                : new BindingArgs(fields.podName(), fields.podNamespace(), "", fields.node());
+        // kube-scheduler always sends it; the binder binds only the pod with this UID.
+        requireNonEmpty(fields.podUid(), "PodUID");
+        return fields;
     }
 
     /** The binding fields as sent: any of them may be null. */

@@ -43,9 +43,12 @@ public final class TlsReloader implements AutoCloseable {
         factory.setEndpointIdentificationAlgorithm(null);
         factory.setNeedClientAuth(settings.mode() == TlsMode.mutual);
         factory.setKeyStorePassword(TlsMaterial.KEY_STORE_PASSWORD);
+        // A TLS 1.2 client could otherwise make the server redo the costly half of a handshake on one connection as
+        // often as it likes (TLS 1.3 has no renegotiation).
+        factory.setRenegotiationAllowed(false);
     }
 
-    /** The factory for the verb port's connector; configured by {@link #load()}. */
+    /** The factory for the verb port's connector (renegotiation off); configured by {@link #load()}. */
     public SslContextFactory.Server factory() {
         return factory;
     }

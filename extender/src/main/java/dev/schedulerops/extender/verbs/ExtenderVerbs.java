@@ -1,5 +1,6 @@
 package dev.schedulerops.extender.verbs;
 
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.bind.Binder;
 import dev.schedulerops.extender.nodecache.NodeCache;
 import dev.schedulerops.extender.nodecache.NodeLabelIndex;
@@ -14,9 +15,11 @@ import dev.schedulerops.extender.protocol.Reply;
 import dev.schedulerops.extender.protocol.ReplyBuffers;
 import dev.schedulerops.extender.protocol.RequestDecoder;
 import dev.schedulerops.extender.scoring.LabelScoring;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +32,17 @@ public final class ExtenderVerbs {
     public record Outcome(int status, Reply reply, int nodesIn, int nodesOut) {}
 
     private static final Logger LOG = LoggerFactory.getLogger(ExtenderVerbs.class);
+    /**
+     * The one answer to a bind of a pod that is not this extender's, whatever the reason (no such pod, another UID,
+     * another scheduler's): a caller learns nothing about pods it may not see. The reason is in the extender's log.
+     */
+    static final String BIND_REFUSED = "binding refused: no pod of this scheduler with that namespace, name and UID"
+            + " (the extender's log has the reason)";
 
+    static final String POD_UNREADABLE =
+            "binding failed: the pod could not be read from the API server (the extender's log has the reason)";
+
+    private final Set<Verb> served;
     private final RequestDecoder decoder;
     private final NodeCache nodeCache;
     private final Binder binder;
@@ -40,10 +53,17 @@ public final class ExtenderVerbs {
     /** For the names-only filter's replies; kube-scheduler has one or two calls in flight at a time. */
     private final ReplyBuffers replyBuffers = new ReplyBuffers(8);
 
+    /** Serves every verb. */
+    public ExtenderVerbs(String labelKey, NodeCache nodeCache, Binder binder) {
+        this(labelKey, EnumSet.allOf(Verb.class), nodeCache, binder);
+    }
+
     /**
+     * @param served the verbs the extender answers; the paths of the others are not served at all
      * @param nodeCache the node cache, or {@code null} when the extender runs without one
      */
-    public ExtenderVerbs(String labelKey, NodeCache nodeCache, Binder binder) {
+    public ExtenderVerbs(String labelKey, Set<Verb> served, NodeCache nodeCache, Binder binder) {
+        this.served = EnumSet.copyOf(served);
         this.decoder = new RequestDecoder(labelKey);
         this.nodeCache = nodeCache;
         this.binder = binder;
@@ -57,6 +77,11 @@ public final class ExtenderVerbs {
         this.namesNeedCache = "this extender got node names only (nodeCacheCapable: true) but runs without"
                 + " --node-cache, so it cannot see node labels; start it with --node-cache"
                 + " (SCHEDULEROPS_NODE_CACHE=true) or set nodeCacheCapable: false";
+    }
+
+    /** Whether {@code verb} is one the extender was configured to answer. */
+    public boolean serves(Verb verb) {
+        return served.contains(verb);
     }
 
     /**
@@ -165,10 +190,22 @@ public final class ExtenderVerbs {
         return new Outcome(200, Replies.preemption(kept), args.candidates().size(), kept.size());
     }
 
-    /** Bind: create the Binding; failures travel in {@code Error}. */
+    /**
+     * Bind: create the Binding of a pod that is this extender's to bind. A pod that is not gets one answer whatever
+     * the reason; the API server's refusal of the Binding itself travels in {@code Error}, as the protocol has it.
+     */
     private Outcome bind(BindingArgs args) {
-        String error = binder.bind(args);
-        return new Outcome(200, Replies.binding(error), 1, error.isEmpty() ? 1 : 0);
+        BindResult result = binder.bind(args);
+        if (result instanceof BindResult.Bound) {
+            return new Outcome(200, Replies.binding(""), 1, 1);
+        }
+        if (result instanceof BindResult.BindingFailed failed) {
+            return new Outcome(200, Replies.binding(failed.message()), 1, 0);
+        }
+        if (result instanceof BindResult.Refused) {
+            return new Outcome(403, Replies.httpError(BIND_REFUSED), 1, 0);
+        }
+        return new Outcome(502, Replies.httpError(POD_UNREADABLE), 1, 0);
     }
 
     private String[] labelValues(ExtenderArgs args) {

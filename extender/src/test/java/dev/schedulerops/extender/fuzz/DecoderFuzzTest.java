@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import dev.schedulerops.extender.protocol.BadRequestException;
 import dev.schedulerops.extender.protocol.Reply;
@@ -58,8 +59,8 @@ class DecoderFuzzTest {
 
     private static FuzzReport report;
 
-    private static String bind(dev.schedulerops.extender.protocol.BindingArgs args) {
-        return args.node().equals("broken") ? "node broken is gone" : "";
+    private static BindResult bind(dev.schedulerops.extender.protocol.BindingArgs args) {
+        return args.node().equals("broken") ? new BindResult.BindingFailed("node broken is gone") : BindResult.bound();
     }
 
     @BeforeContainer

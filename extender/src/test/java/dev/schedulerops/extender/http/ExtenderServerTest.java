@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import dev.schedulerops.extender.tls.TlsSettings;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
+import dev.schedulerops.extender.verbs.Verb;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -49,9 +52,14 @@ class ExtenderServerTest {
                         0,
                         0,
                         TlsSettings.disabled(),
-                        MAX_BODY,
+                        HttpLimits.withMaxBody(MAX_BODY),
                         Duration.ofSeconds(5),
-                        new ExtenderVerbs(KEY, cache, args -> args.node().equals("n3") ? "" : "no such node"),
+                        new ExtenderVerbs(
+                                KEY,
+                                cache,
+                                args -> args.node().equals("n3")
+                                        ? BindResult.bound()
+                                        : new BindResult.BindingFailed("no such node")),
                         cache::synced,
                         new ExtenderMetrics())
                 .start();
@@ -160,6 +168,8 @@ class ExtenderServerTest {
                 "missing Pod|/filter|{\"NodeNames\":[]}|400|\"Pod\" is required",
                 "empty body|/filter_onlyone||400|request body is empty",
                 "bind without node|/bind|{\"PodName\":\"p\",\"PodNamespace\":\"d\"}|400|\"Node\" is required",
+                "bind without PodUID|/bind|{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"Node\":\"n3\"}|400|\"PodUID\" is required",
+                "bind with an empty PodUID|/bind|{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"PodUID\":\"\",\"Node\":\"n3\"}|400|\"PodUID\" is required",
                 "preempt with wrong type|/preempt|{\"Pod\":{},\"NodeNameToMetaVictims\":[]}|400|must be an object",
                 "unknown path|/filterr|{}|404|no such path: /filterr",
             })
@@ -170,6 +180,54 @@ class ExtenderServerTest {
         assertThat(response.statusCode()).isEqualTo(status);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
         assertThat(JSON.readTree(response.body()).get("error").asText()).contains(message);
+    }
+
+    /**
+     * A verb the extender was not configured for is not served at all: its path is answered as an unknown path is,
+     * whatever the method and body, and the verbs it serves still work.
+     */
+    @Test
+    void aVerbNotConfiguredIsAnsweredAsAnUnknownPath() throws Exception {
+        ExtenderServer filterAndPrioritize = new ExtenderServer(
+                        "127.0.0.1",
+                        0,
+                        HttpLimits.withMaxBody(MAX_BODY),
+                        Duration.ZERO,
+                        new ExtenderVerbs(
+                                KEY, EnumSet.of(Verb.FILTER, Verb.PRIORITIZE), cache, args -> BindResult.bound()),
+                        () -> true,
+                        new ExtenderMetrics())
+                .start();
+        try {
+            URI base = URI.create("http://127.0.0.1:" + filterAndPrioritize.port());
+            String bind = "{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"PodUID\":\"u\",\"Node\":\"n3\"}";
+            String names = "{\"Pod\":{},\"NodeNames\":[\"n1\",\"n3\"]}";
+            for (String[] call : new String[][] {
+                {"/bind", bind}, {"/filter_onlyone", names}, {"/preempt", "{\"Pod\":{}}"}, {"/nope", names}
+            }) {
+                HttpResponse<String> post = client.send(
+                        HttpRequest.newBuilder(base.resolve(call[0]))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(call[1]))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> get = client.send(
+                        HttpRequest.newBuilder(base.resolve(call[0])).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(post.statusCode()).as("POST " + call[0]).isEqualTo(404);
+                assertThat(post.body()).isEqualTo("{\"error\":\"no such path: " + call[0] + "\"}");
+                assertThat(get.statusCode()).as("GET " + call[0] + ": not 405").isEqualTo(404);
+                assertThat(get.headers().firstValue("Allow")).isEmpty();
+            }
+            HttpResponse<String> filter = client.send(
+                    HttpRequest.newBuilder(base.resolve("/filter"))
+                            .POST(HttpRequest.BodyPublishers.ofString(names))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(filter.statusCode()).isEqualTo(200);
+        } finally {
+            filterAndPrioritize.close();
+        }
     }
 
     @Test
@@ -201,21 +259,23 @@ class ExtenderServerTest {
         assertThat(JSON.readTree(response.body()).get("error").asText()).contains("text/plain");
     }
 
+    /**
+     * Sent raw: the body is refused before it has all been read, and a client that is still writing it when the
+     * server closes the connection may lose the answer to the reset that the unread bytes cause (the JDK client did,
+     * now and then). So the declared body is announced but not sent, and the chunked one is sent up to past the limit.
+     */
     @Test
     void bodyOverTheLimitIs413WithOrWithoutContentLength() throws Exception {
-        String big = fullNodes("a", "1").replace("Running", "x".repeat(MAX_BODY));
-        HttpResponse<String> declared = post("/filter", big);
-        HttpResponse<String> chunked = client.send(
-                HttpRequest.newBuilder(uri("/filter"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofInputStream(
-                                () -> new ByteArrayInputStream(big.getBytes(StandardCharsets.UTF_8))))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        String head = "POST /filter HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n";
+        String pastTheLimit = "x".repeat(MAX_BODY + 1);
+        String declared = raw(server.port(), head + "Content-Length: " + (MAX_BODY + 1) + "\r\n\r\n");
+        String chunked = raw(
+                server.port(),
+                head + "Transfer-Encoding: chunked\r\n\r\n" + Integer.toHexString(pastTheLimit.length()) + "\r\n"
+                        + pastTheLimit + "\r\n");
 
-        assertThat(declared.statusCode()).isEqualTo(413);
-        assertThat(chunked.statusCode()).isEqualTo(413);
-        assertThat(JSON.readTree(chunked.body()).get("error").asText()).contains("exceeds the limit of 65536 bytes");
+        assertThat(declared).startsWith("HTTP/1.1 413").contains("exceeds the limit of 65536 bytes");
+        assertThat(chunked).startsWith("HTTP/1.1 413").contains("exceeds the limit of 65536 bytes");
         assertThat(post("/filter", fullNodes("a", "1")).statusCode())
                 .as("the server still serves after refusing")
                 .isEqualTo(200);
@@ -239,9 +299,9 @@ class ExtenderServerTest {
         ExtenderServer noCache = new ExtenderServer(
                         "127.0.0.1",
                         0,
-                        MAX_BODY,
+                        HttpLimits.withMaxBody(MAX_BODY),
                         Duration.ZERO,
-                        new ExtenderVerbs(KEY, null, args -> ""),
+                        new ExtenderVerbs(KEY, null, args -> BindResult.bound()),
                         () -> true,
                         new ExtenderMetrics())
                 .start();

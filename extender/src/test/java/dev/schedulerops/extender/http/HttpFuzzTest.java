@@ -2,6 +2,7 @@ package dev.schedulerops.extender.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.fuzz.FuzzReport;
 import dev.schedulerops.extender.fuzz.HostileJson;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
@@ -103,7 +104,12 @@ class HttpFuzzTest {
                 .put("n4", "fast");
         metrics = new ExtenderMetrics();
         server = TestServers.plainHttp(
-                new ExtenderVerbs(KEY, cache, args -> args.node().equals("broken") ? "node broken is gone" : ""),
+                new ExtenderVerbs(
+                        KEY,
+                        cache,
+                        args -> args.node().equals("broken")
+                                ? new BindResult.BindingFailed("node broken is gone")
+                                : BindResult.bound()),
                 MAX_BODY,
                 metrics);
         report = new FuzzReport("extender HTTP surface (HttpFuzzTest)");

@@ -2,6 +2,7 @@ package dev.schedulerops.extender.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import dev.schedulerops.extender.verbs.Verb;
@@ -35,8 +36,8 @@ class PooledRepliesTest {
         for (int i = 0; i < NODES; i++) {
             cache.put("node-" + i, i % 3 == 0 ? null : Integer.toString(i));
         }
-        ExtenderVerbs served = new ExtenderVerbs(KEY, cache, args -> "");
-        ExtenderVerbs expected = new ExtenderVerbs(KEY, cache, args -> "");
+        ExtenderVerbs served = new ExtenderVerbs(KEY, cache, args -> BindResult.bound());
+        ExtenderVerbs expected = new ExtenderVerbs(KEY, cache, args -> BindResult.bound());
         HttpClient client = HttpClient.newBuilder()
                 .connectTimeout(Duration.ofSeconds(5))
                 .version(HttpClient.Version.HTTP_1_1)

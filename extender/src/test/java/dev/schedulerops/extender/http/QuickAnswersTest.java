@@ -2,6 +2,7 @@ package dev.schedulerops.extender.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import java.net.URI;
@@ -33,10 +34,12 @@ class QuickAnswersTest {
         ExtenderVerbs verbs = new ExtenderVerbs(KEY, cache, args -> {
             bindStarted.countDown();
             try {
-                return bindMayFinish.await(30, TimeUnit.SECONDS) ? "" : "timed out";
+                return bindMayFinish.await(30, TimeUnit.SECONDS)
+                        ? BindResult.bound()
+                        : new BindResult.BindingFailed("timed out");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return "interrupted";
+                return new BindResult.BindingFailed("interrupted");
             }
         });
         try (ExtenderServer server = TestServers.plainHttp(verbs, 8 * 1024 * 1024, new ExtenderMetrics())) {

@@ -2,6 +2,7 @@ package dev.schedulerops.extender.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.fuzz.FuzzReport;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
@@ -25,8 +26,8 @@ class SlowSenderMemoryTest {
     void stalledSendersThatDeclareHugeBodiesHoldNoMemoryForThem() throws Exception {
         ExtenderMetrics metrics = new ExtenderMetrics();
         List<Socket> sockets = new ArrayList<>();
-        try (ExtenderServer server =
-                TestServers.plainHttp(new ExtenderVerbs("k", new StaticNodeCache(), args -> ""), LIMIT, metrics)) {
+        try (ExtenderServer server = TestServers.plainHttp(
+                new ExtenderVerbs("k", new StaticNodeCache(), args -> BindResult.bound()), LIMIT, metrics)) {
             long before = FuzzReport.liveHeap();
             for (int i = 0; i < CONNECTIONS; i++) {
                 Socket socket = new Socket("127.0.0.1", server.port());

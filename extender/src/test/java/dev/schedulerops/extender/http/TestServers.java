@@ -12,8 +12,12 @@ public final class TestServers {
 
     public static ExtenderServer plainHttp(ExtenderVerbs verbs, int maxBodyBytes, ExtenderMetrics metrics)
             throws Exception {
-        return new ExtenderServer("127.0.0.1", 0, maxBodyBytes, Duration.ofSeconds(2), verbs, () -> true, metrics)
-                .start();
+        return plainHttp(verbs, HttpLimits.withMaxBody(maxBodyBytes), metrics);
+    }
+
+    public static ExtenderServer plainHttp(ExtenderVerbs verbs, HttpLimits limits, ExtenderMetrics metrics)
+            throws Exception {
+        return new ExtenderServer("127.0.0.1", 0, limits, Duration.ofSeconds(2), verbs, () -> true, metrics).start();
     }
 
     /** The server's own count of answers with a 5xx status, from its metrics. */

@@ -3,6 +3,7 @@ package dev.schedulerops.extender.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import dev.schedulerops.extender.tls.TestPki;
 import dev.schedulerops.extender.tls.TestPki.Issued;
@@ -21,6 +22,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
@@ -36,6 +38,7 @@ import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLParameters;
@@ -89,6 +92,10 @@ class TlsServerTest {
     }
 
     private ExtenderServer start(TlsMode mode, SecretDir dir) throws Exception {
+        return start(mode, dir, HttpLimits.withMaxBody(64 * 1024));
+    }
+
+    private ExtenderServer start(TlsMode mode, SecretDir dir, HttpLimits limits) throws Exception {
         TlsSettings tls = mode == TlsMode.disabled
                 ? TlsSettings.disabled()
                 : new TlsSettings(
@@ -102,9 +109,9 @@ class TlsServerTest {
                 0,
                 0,
                 tls,
-                64 * 1024,
+                limits,
                 Duration.ofSeconds(2),
-                new ExtenderVerbs(KEY, cache, args -> ""),
+                new ExtenderVerbs(KEY, cache, args -> BindResult.bound()),
                 cache::synced,
                 new ExtenderMetrics());
         servers.add(server);
@@ -253,6 +260,104 @@ class TlsServerTest {
                     assertThat(answer.status()).isEqualTo(200);
                 });
         assertThat(server.tls().factory().getSelectedProtocols()).containsExactlyInAnyOrder("TLSv1.3", "TLSv1.2");
+    }
+
+    /**
+     * A TLS 1.2 client that asks for a new handshake on its connection (renegotiation, which would let it make the
+     * server redo the costly half of a handshake as often as it likes) loses the connection instead.
+     */
+    @Test
+    void aTls12ClientCannotRenegotiate() throws Exception {
+        ExtenderServer server = start(TlsMode.mutual, secret(serving, ca));
+        SSLContext context = TestPki.clientContext(scheduler, ca.cert());
+        Socket tcp = new Socket();
+        tcp.connect(new InetSocketAddress("127.0.0.1", server.port()), 5000);
+        try (SSLSocket socket =
+                (SSLSocket) context.getSocketFactory().createSocket(tcp, SERVICE, server.port(), true)) {
+            socket.setSoTimeout(10_000);
+            socket.setEnabledProtocols(new String[] {"TLSv1.2"});
+            socket.startHandshake();
+            byte[] request = ("POST /filter HTTP/1.1\r\nHost: " + SERVICE + "\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: " + FILTER.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + FILTER)
+                    .getBytes(StandardCharsets.UTF_8);
+            socket.getOutputStream().write(request);
+            socket.getOutputStream().flush();
+            assertThat(readAnswer(socket.getInputStream())).startsWith("HTTP/1.1 200");
+
+            String afterRenegotiation;
+            try {
+                socket.startHandshake();
+                socket.getOutputStream().write(request);
+                socket.getOutputStream().flush();
+                afterRenegotiation = readAnswer(socket.getInputStream());
+            } catch (IOException refused) {
+                afterRenegotiation = refused.toString();
+            }
+
+            assertThat(afterRenegotiation).doesNotStartWith("HTTP/1.1 200");
+        }
+        assertThat(server.tls().factory().isRenegotiationAllowed()).isFalse();
+    }
+
+    /**
+     * A client that sends its TLS ClientHello one byte every 100 ms (a slowloris before any HTTP) loses the connection
+     * at the header timeout, which counts from the first byte of the handshake.
+     */
+    @Test
+    void aSlowHandshakeIsCutOffAtTheHeaderTimeout() throws Exception {
+        Duration headerTimeout = Duration.ofSeconds(1);
+        ExtenderServer server = start(
+                TlsMode.mutual,
+                secret(serving, ca),
+                HttpLimits.withMaxBody(64 * 1024)
+                        .withTimeouts(Duration.ofSeconds(30), headerTimeout, Duration.ofSeconds(30)));
+        SSLEngine client = TestPki.clientContext(scheduler, ca.cert()).createSSLEngine(SERVICE, server.port());
+        client.setUseClientMode(true);
+        ByteBuffer hello = ByteBuffer.allocate(client.getSession().getPacketBufferSize());
+        client.beginHandshake();
+        client.wrap(ByteBuffer.allocate(0), hello);
+        hello.flip();
+
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(50);
+            long started = System.nanoTime();
+            Duration closedAfter = null;
+            while (closedAfter == null && hello.hasRemaining() && System.nanoTime() - started < 8_000_000_000L) {
+                try {
+                    socket.getOutputStream().write(hello.get());
+                    socket.getOutputStream().flush();
+                    if (socket.getInputStream().read() < 0) {
+                        closedAfter = Duration.ofNanos(System.nanoTime() - started);
+                    }
+                } catch (java.net.SocketTimeoutException stillOpen) {
+                    Thread.sleep(50);
+                } catch (IOException reset) {
+                    closedAfter = Duration.ofNanos(System.nanoTime() - started);
+                }
+            }
+
+            assertThat(hello.hasRemaining())
+                    .as("the ClientHello was not all sent")
+                    .isTrue();
+            assertThat(closedAfter).isBetween(headerTimeout, headerTimeout.plusSeconds(3));
+        }
+    }
+
+    /** One answer with a Content-Length body, read from a keep-alive connection; empty at end of stream. */
+    private static String readAnswer(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (head.indexOf("\r\n\r\n") < 0) {
+            int b = in.read();
+            if (b < 0) {
+                return head.toString();
+            }
+            head.append((char) b);
+        }
+        Matcher length = Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+        if (length.find()) {
+            in.readNBytes(Integer.parseInt(length.group(1)));
+        }
+        return head.toString();
     }
 
     @Test
@@ -449,9 +554,9 @@ class TlsServerTest {
                 0,
                 0,
                 missingCa,
-                1024,
+                HttpLimits.withMaxBody(1024),
                 Duration.ZERO,
-                new ExtenderVerbs(KEY, cache, args -> ""),
+                new ExtenderVerbs(KEY, cache, args -> BindResult.bound()),
                 cache::synced,
                 new ExtenderMetrics());
         servers.add(server);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import dev.schedulerops.extender.verbs.ExtenderVerbs.Outcome;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +15,7 @@ class ExtenderVerbsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final StaticNodeCache cache = new StaticNodeCache();
-    private final ExtenderVerbs verbs = new ExtenderVerbs(KEY, cache, args -> "");
+    private final ExtenderVerbs verbs = new ExtenderVerbs(KEY, cache, args -> BindResult.bound());
 
     private Outcome filter(String json, boolean onlyOne) throws Exception {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);

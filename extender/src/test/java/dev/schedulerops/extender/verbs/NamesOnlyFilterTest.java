@@ -2,6 +2,7 @@ package dev.schedulerops.extender.verbs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.nodecache.StaticNodeCache;
 import dev.schedulerops.extender.protocol.ExtenderArgs;
 import dev.schedulerops.extender.protocol.RequestDecoder;
@@ -25,7 +26,7 @@ class NamesOnlyFilterTest {
     /** node-0 .. node-19: every third lacks the label, node-19 is not in the cache at all. */
     private static final StaticNodeCache CACHE = cache();
 
-    private static final ExtenderVerbs VERBS = new ExtenderVerbs(KEY, CACHE, args -> "");
+    private static final ExtenderVerbs VERBS = new ExtenderVerbs(KEY, CACHE, args -> BindResult.bound());
 
     private static StaticNodeCache cache() {
         StaticNodeCache cache = new StaticNodeCache();
