@@ -1,6 +1,8 @@
 package dev.schedulerops.operator.render;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.schedulerops.operator.api.TlsMode;
+import dev.schedulerops.operator.api.Verb;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
@@ -20,6 +22,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The extender's ServiceAccount, Deployment, Service, NetworkPolicy and (with more than one replica)
@@ -141,9 +144,28 @@ final class ExtenderRenderer {
             env.add(new EnvVar("SCHEDULEROPS_TLS_CLIENT_CA_FILE", tlsFile(Names.CLIENT_CA), null));
         }
         env.add(new EnvVar("SCHEDULEROPS_NODE_CACHE", Boolean.toString(p.extenderNeedsNodeCache()), null));
+        // Only the verbs the scheduler calls are served (every other path answers 404), and Bind binds only pods
+        // that name this profile's scheduler.
+        env.add(new EnvVar(
+                "SCHEDULEROPS_VERBS",
+                p.verbs().stream().map(ExtenderRenderer::crdName).collect(Collectors.joining(",")),
+                null));
+        env.add(new EnvVar("SCHEDULEROPS_SCHEDULER_NAME", p.schedulerName(), null));
         env.add(new EnvVar("SCHEDULEROPS_LOG_FORMAT", "json", null));
         env.add(new EnvVar("JAVA_TOOL_OPTIONS", p.extender().javaToolOptions(), null));
         return env;
+    }
+
+    /** A verb as the CRD and the extender's SCHEDULEROPS_VERBS spell it ("FilterOnlyOne"). */
+    private static String crdName(Verb verb) {
+        try {
+            return Verb.class
+                    .getField(verb.name())
+                    .getAnnotation(JsonProperty.class)
+                    .value();
+        } catch (NoSuchFieldException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String tlsFile(String key) {
@@ -163,6 +185,7 @@ final class ExtenderRenderer {
                 .withName(TLS_VOLUME)
                 .withNewSecret()
                 .withSecretName(p.names().extenderTlsSecret())
+                .withDefaultMode(PodParts.SECRET_MODE)
                 .endSecret()
                 .build();
     }

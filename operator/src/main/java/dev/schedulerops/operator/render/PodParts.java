@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -48,8 +49,26 @@ final class PodParts {
         return new VolumeMountBuilder().withName(TMP).withMountPath("/tmp").build();
     }
 
+    /**
+     * Bounded: the JVM writes a few small files there (its perf data), kube-scheduler none; past the bound the kubelet
+     * evicts the pod rather than let it fill the node. Nothing that could hold a key is written there: the JVMs
+     * neither dump their heap nor core (see the images' flags) and the allowed jvm.options cannot ask them to.
+     */
+    static final Quantity TMP_SIZE_LIMIT = new Quantity("16Mi");
+
+    /**
+     * Secret files (keys) readable by their owner only. With the pods' fsGroup the kubelet makes them group-readable
+     * by that group (0440, group 65532), which the non-root containers are in.
+     */
+    static final int SECRET_MODE = 0400;
+
     static Volume tmpVolume() {
-        return new VolumeBuilder().withName(TMP).withNewEmptyDir().endEmptyDir().build();
+        return new VolumeBuilder()
+                .withName(TMP)
+                .withNewEmptyDir()
+                .withSizeLimit(TMP_SIZE_LIMIT)
+                .endEmptyDir()
+                .build();
     }
 
     /**

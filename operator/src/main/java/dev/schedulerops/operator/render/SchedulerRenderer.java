@@ -146,6 +146,7 @@ final class SchedulerRenderer {
                 .withName(TLS_VOLUME)
                 .withNewSecret()
                 .withSecretName(p.names().schedulerClientSecret())
+                .withDefaultMode(PodParts.SECRET_MODE)
                 .endSecret()
                 .build();
     }

@@ -47,7 +47,8 @@ public final class ProfileCertificates {
             Optional<X509Certificate> previousCa,
             String previousCaPem,
             Optional<Pair> serving,
-            Optional<Pair> client) {}
+            Optional<Pair> client,
+            boolean trustBundlesHoldCurrentCa) {}
 
     /**
      * Reads the three Secrets' decoded data (null or empty maps for absent Secrets).
@@ -69,8 +70,16 @@ public final class ProfileCertificates {
                         && dnsNames(p.certificate()).containsAll(names.extenderDnsNames()));
         Optional<Pair> client = pair(get(schedulerData, Names.TLS_CERT), get(schedulerData, Names.TLS_KEY))
                 .filter(p -> hasUsage(p.certificate(), CLIENT_AUTH));
+        boolean trusted = ca.isPresent()
+                && bundleHolds(get(extenderData, Names.CLIENT_CA), ca.get().certificate())
+                && bundleHolds(get(schedulerData, Names.CA_CERT), ca.get().certificate());
         return new Existing(
-                ca, previous, previous.isPresent() ? get(caData, Names.PREVIOUS_CA_CERT) : null, serving, client);
+                ca,
+                previous,
+                previous.isPresent() ? get(caData, Names.PREVIOUS_CA_CERT) : null,
+                serving,
+                client,
+                trusted);
     }
 
     /** What {@link RotationPolicy} decides on. */
@@ -83,7 +92,8 @@ public final class ProfileCertificates {
                 e.client().map(leaf -> leaf(leaf, e)),
                 mode == TlsMode.MUTUAL,
                 rotationRequested,
-                rolledOut);
+                rolledOut,
+                e.trustBundlesHoldCurrentCa());
     }
 
     private static RotationPolicy.Leaf leaf(Pair leaf, Existing e) {
@@ -159,6 +169,18 @@ public final class ProfileCertificates {
 
     private static String get(Map<String, String> data, String key) {
         return data == null ? null : data.get(key);
+    }
+
+    /** Whether a PEM bundle holds {@code ca} (byte for byte). */
+    static boolean bundleHolds(String bundlePem, X509Certificate ca) {
+        if (bundlePem == null) {
+            return false;
+        }
+        try {
+            return Pem.parseCertificates(bundlePem).contains(ca);
+        } catch (java.security.cert.CertificateException | RuntimeException e) {
+            return false;
+        }
     }
 
     private static Optional<X509Certificate> first(String pem) {

@@ -81,6 +81,9 @@ public final class RotationPolicy {
      * @param clientRequired mode Mutual: the client certificate must exist
      * @param rotationRequested the user asked for a CA rotation (a new value of the rotate annotation)
      * @param rolledOut both Deployments run pods with the material the Secrets hold now
+     * @param trustBundlesHoldCurrentCa both trust bundles as the Secrets hold them (the extender's client CAs, the
+     *     scheduler's CAs) contain the current CA. False when a CA rotation's first write reached the CA Secret but
+     *     not the others: the pods then run, and trust, only the old CA
      */
     public record Observed(
             Optional<Validity> ca,
@@ -89,7 +92,8 @@ public final class RotationPolicy {
             Optional<Leaf> client,
             boolean clientRequired,
             boolean rotationRequested,
-            boolean rolledOut) {}
+            boolean rolledOut,
+            boolean trustBundlesHoldCurrentCa) {}
 
     public static Action decide(Observed o, Instant now) {
         if (o.ca().isEmpty() || o.ca().get().expiredAt(now)) {
@@ -102,9 +106,11 @@ public final class RotationPolicy {
         boolean onOldCa = !o.serving().get().signedByCurrentCa()
                 || o.client().map(l -> !l.signedByCurrentCa()).orElse(false);
         if (onOldCa) {
-            // Phase 2 of a rotation, once both sides trust the new CA; a previous CA that expired meanwhile
-            // would have made the leaves broken above.
-            return o.rolledOut() ? Action.RENEW_LEAVES : Action.KEEP;
+            // Phase 2 of a rotation, once both sides trust the new CA: the bundles hold it and the pods run them. A
+            // rolled-out state whose bundles lack the new CA (phase 1's Secrets were not all written) is no such
+            // state: KEEP writes the bundles first. A previous CA that expired meanwhile would have made the leaves
+            // broken above.
+            return o.rolledOut() && o.trustBundlesHoldCurrentCa() ? Action.RENEW_LEAVES : Action.KEEP;
         }
         if (o.previousCa().isPresent()) {
             // Phase 3 once the new certificates run everywhere (the previous CA signed nothing in use).

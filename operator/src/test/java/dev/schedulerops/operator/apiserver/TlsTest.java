@@ -167,6 +167,118 @@ class TlsTest {
         assertThat(tier.hasEvent("p", "Normal", "Certificates")).isTrue();
     }
 
+    /**
+     * The review's finding: a CA rotation whose first write reached the CA Secret but not the extender's (a refused
+     * write, injected here by a ValidatingAdmissionPolicy on that one Secret) left the running pods trusting only the
+     * old CA, and the next reconcile renewed the certificates from the new CA anyway: the running scheduler would then
+     * reject the extender's new serving certificate. Now the leaves stay until the bundles with the new CA are written
+     * and rolled out.
+     */
+    @Test
+    void aRefusedSecretWriteDuringACaRotationRenewsNoCertificateBeforeTheBundlesTrustTheNewCa(Tier tier)
+            throws Exception {
+        Names names = tier.names("p");
+        tier.rollOut("p", "labelKey: example.com/rank");
+        String oldServing = data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT);
+        String oldCa = data(secret(tier, names.caSecret())).get(Names.CA_CERT);
+        String policy = "refuse-" + names.extenderTlsSecret();
+        tier.client()
+                .resource(
+                        new io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBuilder()
+                                .withNewMetadata()
+                                .withName(policy)
+                                .endMetadata()
+                                .withNewSpec()
+                                .withFailurePolicy("Fail")
+                                .withNewMatchConstraints()
+                                .addNewResourceRule()
+                                .withApiGroups("")
+                                .withApiVersions("v1")
+                                .withOperations("UPDATE")
+                                .withResources("secrets")
+                                .endResourceRule()
+                                .endMatchConstraints()
+                                .addNewMatchCondition()
+                                .withName("this-secret")
+                                .withExpression("object.metadata.name == '" + names.extenderTlsSecret() + "'")
+                                .endMatchCondition()
+                                .addNewValidation()
+                                .withExpression("false")
+                                .withMessage("injected: this write fails")
+                                .endValidation()
+                                .endSpec()
+                                .build())
+                .create();
+        tier.client()
+                .resource(
+                        new io.fabric8.kubernetes.api.model.admissionregistration.v1
+                                        .ValidatingAdmissionPolicyBindingBuilder()
+                                .withNewMetadata()
+                                .withName(policy)
+                                .endMetadata()
+                                .withNewSpec()
+                                .withPolicyName(policy)
+                                .withValidationActions("Deny")
+                                .endSpec()
+                                .build())
+                .create();
+        try {
+            // The policy takes a moment to be enforced; a write of another field would pass it until then.
+            BareApiServer.sleep(Duration.ofSeconds(3));
+            tier.profile("p").edit(p -> {
+                TlsSpec tls = new TlsSpec();
+                tls.setRotate("injected");
+                if (p.getSpec().getExtender() == null) {
+                    p.getSpec().setExtender(new ExtenderSpec());
+                }
+                p.getSpec().getExtender().setTls(tls);
+                return p;
+            });
+            Eventually.until(
+                    "the CA Secret holds the new CA and the extender Secret's write is refused",
+                    () -> !oldCa.equals(data(secret(tier, names.caSecret())).get(Names.CA_CERT))
+                            && tier.hasCondition(
+                                    "p", ProfileStatuses.READY, "False", ProfileStatuses.REASON_APPLY_FAILED),
+                    () -> tier.conditions("p"));
+            // JOSDK retries with backoff meanwhile; each retry decides again on what the Secrets hold.
+            BareApiServer.sleep(Duration.ofSeconds(5));
+        } finally {
+            tier.client()
+                    .resources(
+                            io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding
+                                    .class)
+                    .withName(policy)
+                    .delete();
+            tier.client()
+                    .resources(io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy.class)
+                    .withName(policy)
+                    .delete();
+        }
+        String newCa = data(secret(tier, names.caSecret())).get(Names.CA_CERT);
+        // JOSDK's retries may be used up: an event of one of the profile's objects reconciles it again.
+        tier.client()
+                .apps()
+                .deployments()
+                .inNamespace(tier.namespace())
+                .withName(names.extender())
+                .edit(d -> {
+                    d.getMetadata().getAnnotations().put("example.com/nudge", "after-the-refusal");
+                    return d;
+                });
+        Eventually.until(
+                "the extender Secret is written again",
+                () -> count(data(secret(tier, names.extenderTlsSecret())).get(Names.CLIENT_CA)) == 2,
+                () -> data(secret(tier, names.extenderTlsSecret())).keySet());
+        Map<String, String> first = data(secret(tier, names.extenderTlsSecret()));
+        assertThat(first.get(Names.TLS_CERT))
+                .as("the first write after the refusal keeps the serving certificate of the old CA")
+                .isEqualTo(oldServing);
+        assertThat(first.get(Names.CLIENT_CA)).contains(newCa.strip());
+        assertThat(data(secret(tier, names.schedulerClientSecret())).get(Names.CA_CERT))
+                .as("and the scheduler's bundle gets the new CA")
+                .contains(newCa.strip());
+    }
+
     @Test
     void disabledTlsWritesNoSecretsServesPlainHttpAndSaysTheExtenderIsOpen(Tier tier) {
         Names names = tier.names("p");

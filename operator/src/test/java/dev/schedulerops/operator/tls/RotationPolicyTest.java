@@ -19,7 +19,8 @@ class RotationPolicyTest {
     static final Leaf FRESH = new Leaf(LEAF, true, true);
 
     static Observed observed(Optional<Validity> ca, Optional<Validity> previous, Leaf serving, Leaf client) {
-        return new Observed(ca, previous, Optional.ofNullable(serving), Optional.ofNullable(client), true, false, true);
+        return new Observed(
+                ca, previous, Optional.ofNullable(serving), Optional.ofNullable(client), true, false, true, true);
     }
 
     static Observed healthy() {
@@ -42,7 +43,7 @@ class RotationPolicyTest {
     @Test
     void nothingIssuedMeansIssueEverything() {
         Observed none = new Observed(
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), true, false, false);
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), true, false, false, true);
         assertThat(RotationPolicy.decide(none, T0)).isEqualTo(Action.ISSUE_ALL);
     }
 
@@ -84,7 +85,7 @@ class RotationPolicyTest {
     @Test
     void modeServerNeedsNoClientCertificate() {
         Observed server = new Observed(
-                Optional.of(CA), Optional.empty(), Optional.of(FRESH), Optional.empty(), false, false, true);
+                Optional.of(CA), Optional.empty(), Optional.of(FRESH), Optional.empty(), false, false, true, true);
         assertThat(RotationPolicy.decide(server, days(1))).isEqualTo(Action.KEEP);
     }
 
@@ -100,7 +101,7 @@ class RotationPolicyTest {
         assertThat(RotationPolicy.decide(freshLeaves, CA.renewAt().minusSeconds(1)))
                 .isEqualTo(Action.KEEP);
         Observed requested = new Observed(
-                Optional.of(CA), Optional.empty(), Optional.of(FRESH), Optional.of(FRESH), true, true, true);
+                Optional.of(CA), Optional.empty(), Optional.of(FRESH), Optional.of(FRESH), true, true, true, true);
         assertThat(RotationPolicy.decide(requested, days(1))).isEqualTo(Action.ROTATE_CA);
     }
 
@@ -110,20 +111,60 @@ class RotationPolicyTest {
         Leaf onOldCa = new Leaf(LEAF, false, true);
         // Phase 1 done, not yet rolled out: wait.
         Observed waiting = new Observed(
-                Optional.of(newCa), Optional.of(CA), Optional.of(onOldCa), Optional.of(onOldCa), true, false, false);
+                Optional.of(newCa),
+                Optional.of(CA),
+                Optional.of(onOldCa),
+                Optional.of(onOldCa),
+                true,
+                false,
+                false,
+                true);
         assertThat(RotationPolicy.decide(waiting, days(10))).isEqualTo(Action.KEEP);
+        // Rolled out, but the bundles lack the new CA (the CA Secret was written, the others were not, e.g. a refused
+        // write): the pods trust only the old CA, so no leaf may come from the new one yet; KEEP writes the bundles.
+        Observed bundlesNotWritten = new Observed(
+                Optional.of(newCa),
+                Optional.of(CA),
+                Optional.of(onOldCa),
+                Optional.of(onOldCa),
+                true,
+                false,
+                true,
+                false);
+        assertThat(RotationPolicy.decide(bundlesNotWritten, days(10))).isEqualTo(Action.KEEP);
         // Both sides trust old and new: new leaves.
         Observed trusted = new Observed(
-                Optional.of(newCa), Optional.of(CA), Optional.of(onOldCa), Optional.of(onOldCa), true, false, true);
+                Optional.of(newCa),
+                Optional.of(CA),
+                Optional.of(onOldCa),
+                Optional.of(onOldCa),
+                true,
+                false,
+                true,
+                true);
         assertThat(RotationPolicy.decide(trusted, days(10))).isEqualTo(Action.RENEW_LEAVES);
         // New leaves issued, not yet rolled out: the old CA stays trusted.
         Leaf onNewCa = new Leaf(RotationPolicy.leafValidity(newCa, days(10)), true, true);
         Observed renewed = new Observed(
-                Optional.of(newCa), Optional.of(CA), Optional.of(onNewCa), Optional.of(onNewCa), true, false, false);
+                Optional.of(newCa),
+                Optional.of(CA),
+                Optional.of(onNewCa),
+                Optional.of(onNewCa),
+                true,
+                false,
+                false,
+                true);
         assertThat(RotationPolicy.decide(renewed, days(10))).isEqualTo(Action.KEEP);
         // Rolled out: the old CA goes.
         Observed done = new Observed(
-                Optional.of(newCa), Optional.of(CA), Optional.of(onNewCa), Optional.of(onNewCa), true, false, true);
+                Optional.of(newCa),
+                Optional.of(CA),
+                Optional.of(onNewCa),
+                Optional.of(onNewCa),
+                true,
+                false,
+                true,
+                true);
         assertThat(RotationPolicy.decide(done, days(10))).isEqualTo(Action.DROP_PREVIOUS_CA);
     }
 
@@ -132,7 +173,14 @@ class RotationPolicyTest {
         Validity newCa = RotationPolicy.caValidity(days(10));
         Leaf onNewCa = new Leaf(RotationPolicy.leafValidity(newCa, days(10)), true, true);
         Observed renewed = new Observed(
-                Optional.of(newCa), Optional.of(CA), Optional.of(onNewCa), Optional.of(onNewCa), true, true, false);
+                Optional.of(newCa),
+                Optional.of(CA),
+                Optional.of(onNewCa),
+                Optional.of(onNewCa),
+                true,
+                true,
+                false,
+                true);
         assertThat(RotationPolicy.decide(renewed, days(10))).isEqualTo(Action.KEEP);
     }
 
@@ -141,7 +189,14 @@ class RotationPolicyTest {
         Validity newCa = RotationPolicy.caValidity(days(300));
         Leaf onNewCa = new Leaf(RotationPolicy.leafValidity(newCa, days(300)), true, true);
         Observed o = new Observed(
-                Optional.of(newCa), Optional.of(CA), Optional.of(onNewCa), Optional.of(onNewCa), true, false, false);
+                Optional.of(newCa),
+                Optional.of(CA),
+                Optional.of(onNewCa),
+                Optional.of(onNewCa),
+                true,
+                false,
+                false,
+                true);
         assertThat(RotationPolicy.decide(o, CA.notAfter().plusSeconds(1))).isEqualTo(Action.DROP_PREVIOUS_CA);
     }
 }
