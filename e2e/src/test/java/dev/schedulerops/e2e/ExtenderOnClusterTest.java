@@ -47,6 +47,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ExtenderOnClusterTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /** The scheduler the test's pods name; the extenders bind only its pods. */
+    private static final String SCHEDULER = "schedulerops-e2e-nobody";
 
     private final List<String> nodes = new ArrayList<>();
     private Cluster cluster;
@@ -152,32 +154,63 @@ class ExtenderOnClusterTest {
                 .isEqualTo(node);
     }
 
+    /**
+     * The extender binds only a pod of its own scheduler whose UID matches; everything else is refused with one
+     * answer that does not tell whether a pod of that name exists, and nothing is bound.
+     */
     @Test
-    void bindFailuresAreReportedInError() {
+    void bindRefusesWhatIsNotItsSchedulersPodAndRevealsNothing() {
         Pod pod = createUnscheduledPod("wrong-uid");
+        Pod foreign = createUnscheduledPod("foreign", "another-scheduler");
         String node = createNode("fail", "1");
-        String missingPod = "{\"PodName\":\"no-such-pod\",\"PodNamespace\":\"" + namespace
-                + "\",\"PodUID\":\"\",\"Node\":\"" + node + "\"}";
+        String noUid = bindArgs(pod, node).replace(pod.getMetadata().getUid(), "");
+        String missingPod = bindArgs(pod, node).replace("\"wrong-uid\"", "\"no-such-pod\"");
         String wrongUid =
                 bindArgs(pod, node).replace(pod.getMetadata().getUid(), "00000000-0000-0000-0000-000000000000");
 
-        String notFound = post(port, "/bind", missingPod).get("Error").asText();
-        String conflict = post(port, "/bind", wrongUid).get("Error").asText();
+        assertThat(Loopback.postJson(port, "/bind", noUid).statusCode()).isEqualTo(400);
+        var refused = java.util.stream.Stream.of(missingPod, wrongUid, bindArgs(foreign, node))
+                .map(body -> Loopback.postJson(port, "/bind", body))
+                .toList();
+        assertThat(refused).extracting(HttpResponse::statusCode).containsOnly(403);
+        assertThat(refused)
+                .extracting(HttpResponse::body)
+                .as("one answer for a missing pod, a wrong UID and another scheduler's pod")
+                .containsOnly(refused.get(0).body())
+                .allSatisfy(body -> assertThat(body).doesNotContain("no-such-pod", "foreign", "404", "409"));
+        for (String name : List.of("wrong-uid", "foreign")) {
+            assertThat(client.pods()
+                            .inNamespace(namespace)
+                            .withName(name)
+                            .get()
+                            .getSpec()
+                            .getNodeName())
+                    .as("%s stays unbound", name)
+                    .isNull();
+        }
+    }
 
-        assertThat(notFound).contains("no-such-pod").contains("HTTP 404").contains("not found");
-        assertThat(conflict).contains("wrong-uid").contains("HTTP 409");
-        assertThat(client.pods()
-                        .inNamespace(namespace)
-                        .withName("wrong-uid")
-                        .get()
-                        .getSpec()
-                        .getNodeName())
-                .as("a refused binding leaves the pod unbound")
-                .isNull();
+    /** A verb the profile did not configure is not served: the same 404 as any unknown path. */
+    @Test
+    void anUnconfiguredVerbIsNotServed() {
+        int otherPort = LoopbackPorts.free();
+        int otherHealth = LoopbackPorts.free();
+        startJar(
+                "extender-filter-only", otherPort, otherHealth, cluster.kubeconfig(), "--node-cache", "--verbs=Filter");
+        Await.until(
+                WAIT, "the filter-only extender to become ready", () -> Loopback.status(otherHealth, "/readyz") == 200);
+        Pod pod = createUnscheduledPod("not-bound-here");
+        assertThat(Loopback.postJson(otherPort, "/bind", bindArgs(pod, createNode("unserved", "1")))
+                        .statusCode())
+                .isEqualTo(404);
+        assertThat(Loopback.postJson(otherPort, "/prioritize", "{}").statusCode())
+                .isEqualTo(404);
+        assertThat(Loopback.postJson(otherPort, "/no-such-verb", "{}").statusCode())
+                .isEqualTo(404);
     }
 
     @Test
-    void bindNeedsOnlyPodsBindingCreate() throws Exception {
+    void bindNeedsOnlyPodsGetAndBindingCreate() throws Exception {
         client.serviceAccounts()
                 .inNamespace(namespace)
                 .resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
@@ -193,11 +226,17 @@ class ExtenderOnClusterTest {
                         .withNewMetadata()
                         .withName("extender-bind")
                         .endMetadata()
-                        .withRules(new PolicyRuleBuilder()
-                                .withApiGroups("")
-                                .withResources("pods/binding")
-                                .withVerbs("create")
-                                .build())
+                        .withRules(
+                                new PolicyRuleBuilder()
+                                        .withApiGroups("")
+                                        .withResources("pods/binding")
+                                        .withVerbs("create")
+                                        .build(),
+                                new PolicyRuleBuilder()
+                                        .withApiGroups("")
+                                        .withResources("pods")
+                                        .withVerbs("get")
+                                        .build())
                         .build())
                 .create();
         client.rbac()
@@ -249,6 +288,7 @@ class ExtenderOnClusterTest {
                 "--bind-address=127.0.0.1",
                 "--port=" + listenPort,
                 "--health-port=" + healthPort,
+                "--scheduler-name=" + SCHEDULER,
                 "--shutdown-grace=1"));
         command.addAll(List.of(extraArgs));
         return cluster.startProcess(name, command, Map.of("KUBECONFIG", kubeconfig.toString()));
@@ -280,6 +320,10 @@ class ExtenderOnClusterTest {
     }
 
     private Pod createUnscheduledPod(String name) {
+        return createUnscheduledPod(name, SCHEDULER);
+    }
+
+    private Pod createUnscheduledPod(String name, String schedulerName) {
         return client.pods()
                 .inNamespace(namespace)
                 .resource(new PodBuilder()
@@ -287,7 +331,7 @@ class ExtenderOnClusterTest {
                         .withName(name)
                         .endMetadata()
                         .withNewSpec()
-                        .withSchedulerName("schedulerops-e2e-nobody")
+                        .withSchedulerName(schedulerName)
                         .addNewContainer()
                         .withName("app")
                         .withImage("registry.example/app:1")

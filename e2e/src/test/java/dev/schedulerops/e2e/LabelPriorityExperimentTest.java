@@ -180,26 +180,60 @@ class LabelPriorityExperimentTest {
         scheduler.close();
     }
 
+    /**
+     * Bind acts on the API, so it needs mutual TLS: this profile keeps the default, the operator issues its CA and
+     * certificates into Secrets, and a second extender process runs with the extender's Secret (serving certificate,
+     * client CA) while kube-scheduler calls it with the scheduler's client certificate, as their pods would mount them.
+     */
     @Test
     @Order(3)
-    void theExtenderCanBindPods() throws Exception {
+    void theExtenderCanBindPodsOverMutualTls() throws Exception {
         setLabel("node-1", "30");
         setLabel("node-2", "20");
-        double bindsBefore = extenderMetric("schedulerops_extender_requests_total", "verb=\"bind\"");
-        KubeSchedulerProcess scheduler = deployProfileAndStartScheduler(
-                "label-priority-bind", "verbs: [Filter, Prioritize, Bind]\nweight: 20\n");
-        String node = awaitBound(createPod("label-priority-bind"));
-        // The extender counts a request once it has answered it, so the pod can be seen bound a moment before.
-        Await.until(
-                Duration.ofSeconds(10),
-                "the extender counts its bind call",
-                () -> extenderMetric("schedulerops_extender_requests_total", "verb=\"bind\"") > bindsBefore);
-        double bindsAfter = extenderMetric("schedulerops_extender_requests_total", "verb=\"bind\"");
-        say("Step 7b: with Bind the extender created the Binding itself (bind calls " + (long) bindsBefore + " -> "
-                + (long) bindsAfter + "); the pod is on " + node + ".");
-        assertThat(node).isEqualTo("node-1");
-        assertThat(bindsAfter).isGreaterThan(bindsBefore);
-        scheduler.close();
+        String profile = "label-priority-bind";
+        int port = LoopbackPorts.free();
+        int healthPort = LoopbackPorts.free();
+        MutualTlsProfile tls = applyMutualTlsProfile(profile, "verbs: [Filter, Prioritize, Bind]\nweight: 20\n");
+        ChildProcess bindingExtender = cluster.startProcess(
+                "extender-" + profile,
+                List.of(
+                        java(),
+                        "-jar",
+                        E2eSettings.extenderJar().toString(),
+                        "--label-key=" + LABEL,
+                        "--bind-address=127.0.0.1",
+                        "--port=" + port,
+                        "--health-port=" + healthPort,
+                        "--node-cache",
+                        "--verbs=Filter,Prioritize,Bind",
+                        "--scheduler-name=" + profile,
+                        "--tls-mode=mutual",
+                        "--tls-cert-file=" + tls.extenderFile(Names.TLS_CERT),
+                        "--tls-key-file=" + tls.extenderFile(Names.TLS_KEY),
+                        "--tls-client-ca-file=" + tls.extenderFile(Names.CLIENT_CA)),
+                Map.of("KUBECONFIG", cluster.kubeconfig().toString()));
+        try {
+            Await.until(
+                    Duration.ofSeconds(60),
+                    "the binding extender is ready",
+                    () -> Loopback.status(healthPort, "/readyz") == 200);
+            KubeSchedulerProcess scheduler = cluster.startKubeScheduler(
+                            "kube-scheduler-" + profile, YAML.writeValueAsString(tls.configFor(port)))
+                    .awaitReady(Duration.ofSeconds(60));
+            String node = awaitBound(createPod(profile));
+            // The extender counts a request once it has answered it, so the pod can be seen bound a moment before.
+            Await.until(
+                    Duration.ofSeconds(10),
+                    "the extender counts its bind call",
+                    () -> metric(healthPort, "schedulerops_extender_requests_total", "verb=\"bind\"") > 0);
+            say("Step 7b: Bind needs mutual TLS: kube-scheduler called an extender on https://127.0.0.1:" + port
+                    + " with the client certificate the operator issued, and the extender created the Binding itself;"
+                    + " the pod is on " + node + ".");
+            assertThat(node).isEqualTo("node-1");
+            scheduler.close();
+        } finally {
+            bindingExtender.stop(Duration.ofSeconds(10));
+        }
     }
 
     @Test
@@ -309,6 +343,74 @@ class LabelPriorityExperimentTest {
         say("Started the real kube-scheduler with that configuration, extender URL pointed at 127.0.0.1:" + extenderPort
                 + ".");
         return scheduler;
+    }
+
+    /** A profile with mutual TLS, its Secrets written to files, and its scheduler config pointed at a local port. */
+    record MutualTlsProfile(Path dir, ObjectNode config, String serverName) {
+        Path extenderFile(String key) {
+            return dir.resolve("extender-" + key);
+        }
+
+        ObjectNode configFor(int port) {
+            ObjectNode copy = config.deepCopy();
+            ObjectNode extender = (ObjectNode) copy.at("/extenders/0");
+            extender.put("urlPrefix", "https://127.0.0.1:" + port);
+            ObjectNode tls = (ObjectNode) extender.path("tlsConfig");
+            tls.put("certFile", dir.resolve("scheduler-" + Names.TLS_CERT).toString());
+            tls.put("keyFile", dir.resolve("scheduler-" + Names.TLS_KEY).toString());
+            tls.put("caFile", dir.resolve("scheduler-" + Names.CA_CERT).toString());
+            // The serving certificate names the extender Service, not 127.0.0.1.
+            tls.put("serverName", serverName);
+            return copy;
+        }
+    }
+
+    private MutualTlsProfile applyMutualTlsProfile(String profileName, String specTail) throws IOException {
+        SchedulerProfile profile = ProfileYaml.readOne("apiVersion: schedulerops.dev/v1beta1\n"
+                + "kind: SchedulerProfile\nmetadata:\n  name: " + profileName + "\n  labels:\n    "
+                + OperatorTests.RUN_LABEL + ": " + namespace + "\nspec:\n  labelKey: " + LABEL + "\n"
+                + specTail.indent(2));
+        client.resource(profile).serverSideApply();
+        Names names = new Names(profileName, namespace);
+        ConfigMap configMap = client.configMaps()
+                .inNamespace(namespace)
+                .withName(names.schedulerConfig())
+                .waitUntilCondition(cm -> cm != null, 120, TimeUnit.SECONDS);
+        ObjectNode config = (ObjectNode) YAML.readTree(configMap.getData().get(Names.CONFIG_FILE));
+        assertThat(config.at("/extenders/0/urlPrefix").asText()).startsWith("https://");
+        Path dir = cluster.workDir("tls-" + profileName);
+        java.nio.file.Files.createDirectories(dir);
+        for (var secret : List.of(
+                Map.entry("extender-", names.extenderTlsSecret()),
+                Map.entry("scheduler-", names.schedulerClientSecret()))) {
+            client.secrets()
+                    .inNamespace(namespace)
+                    .withName(secret.getValue())
+                    .get()
+                    .getData()
+                    .forEach((key, value) -> {
+                        try {
+                            java.nio.file.Files.write(
+                                    dir.resolve(secret.getKey() + key),
+                                    java.util.Base64.getDecoder().decode(value));
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    });
+        }
+        say("Applied SchedulerProfile " + profileName + " (" + specTail.strip().replaceAll("\\s*\\n\\s*", " ")
+                + ", tls Mutual by default); the operator issued its CA and certificates into Secrets "
+                + names.extenderTlsSecret() + " and " + names.schedulerClientSecret() + ".");
+        return new MutualTlsProfile(dir, config, names.extenderDnsNames().get(2));
+    }
+
+    private static double metric(int healthPort, String name, String labelFilter) {
+        return Loopback.get(healthPort, "/metrics")
+                .body()
+                .lines()
+                .filter(l -> l.startsWith(name + "{") && l.contains(labelFilter))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     private ChildProcess startExtender() throws Exception {
@@ -443,14 +545,6 @@ class LabelPriorityExperimentTest {
     }
 
     /** Sum of a Prometheus counter's samples whose labels contain {@code labelFilter}. */
-    private double extenderMetric(String name, String labelFilter) {
-        String body = Loopback.get(extenderHealthPort, "/metrics").body();
-        return body.lines()
-                .filter(l -> l.startsWith(name + "{") && l.contains(labelFilter))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
-                .sum();
-    }
-
     private static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
