@@ -36,9 +36,9 @@ class GeneratedProfilesAcceptedBySchedulerTest {
     @Test
     void everyGeneratedProfileTheOperatorRendersIsAcceptedByTheRealScheduler() throws Exception {
         int wanted = Integer.getInteger("fuzz.e2e.profiles", 40);
-        // sampleStream: jqwik's generators outside a property (random each run; a failure prints the profile).
-        java.util.Iterator<String> samples =
-                GeneratedProfiles.plausible().sampleStream().iterator();
+        // jqwik's generators outside a property: a new seed each run, printed; -Dfuzz.seed=N draws the same again.
+        GeneratedProfiles.Sample sample = GeneratedProfiles.seeded(GeneratedProfiles.plausible());
+        java.util.Iterator<String> samples = sample.documents();
         List<String> rejected = new ArrayList<>();
         int checked = 0;
         int refusedByOperator = 0;
@@ -62,8 +62,8 @@ class GeneratedProfilesAcceptedBySchedulerTest {
         report(checked, refusedByOperator, rejected.size(), (System.nanoTime() - started) / 1_000_000_000);
         assertThat(rejected)
                 .as(
-                        "rendered configs kube-scheduler refused (%d checked, %d refused by the operator first)",
-                        checked, refusedByOperator)
+                        "rendered configs kube-scheduler refused (%d checked, %d refused by the operator first; %s)",
+                        checked, refusedByOperator, sample.reproduce())
                 .isEmpty();
         assertThat(checked).as("profiles the operator rendered").isEqualTo(wanted);
     }

@@ -10,6 +10,7 @@ import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.ExtenderTlsClient;
 import dev.schedulerops.e2e.support.MergePatch;
+import dev.schedulerops.e2e.support.PodTimeline;
 import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
@@ -273,20 +274,35 @@ class InClusterTest {
 
         // Both change: the extender rolls out and is Available before the scheduler restarts.
         setLabel(kwokNodes.get(2), OTHER_LABEL, "5");
-        patchSpec(profile, "{\"spec\":{\"labelKey\":\"" + OTHER_LABEL + "\"}}");
-        awaitProfileReady(profile);
-        awaitGone(newScheduler);
-        List<Pod> after = productPods(profile);
-        Pod restarted = only(after, "scheduler");
-        Instant extenderReady = after.stream()
-                .filter(p -> component(p).equals("extender"))
-                .map(p -> readySince(p))
-                .max(Instant::compareTo)
-                .orElseThrow();
-        assertThat(podNames(after, "extender")).doesNotContainAnyElementsOf(podNames(before, "extender"));
-        assertThat(Instant.parse(restarted.getMetadata().getCreationTimestamp()))
-                .as("the new scheduler pod is created after the last new extender pod is Ready")
-                .isAfterOrEqualTo(extenderReady);
+        List<Pod> after;
+        Pod restarted;
+        Instant extenderReady;
+        try (PodTimeline timeline = PodTimeline.start(client)) {
+            patchSpec(profile, "{\"spec\":{\"labelKey\":\"" + OTHER_LABEL + "\"}}");
+            awaitProfileReady(profile);
+            awaitGone(newScheduler);
+            after = productPods(profile);
+            restarted = only(after, "scheduler");
+            extenderReady = after.stream()
+                    .filter(p -> component(p).equals("extender"))
+                    .map(p -> readySince(p))
+                    .max(Instant::compareTo)
+                    .orElseThrow();
+            assertThat(podNames(after, "extender")).doesNotContainAnyElementsOf(podNames(before, "extender"));
+            // In the order the API server made the changes (not by one-second timestamps): every new extender pod
+            // became Ready before the new scheduler pod was created.
+            int schedulerCreated = timeline.first(c -> c.name().equals(name(restarted)));
+            assertThat(schedulerCreated)
+                    .as("the new scheduler pod in the timeline")
+                    .isNotNegative();
+            for (Pod extender :
+                    after.stream().filter(p -> component(p).equals("extender")).toList()) {
+                assertThat(timeline.first(c -> c.name().equals(name(extender)) && c.ready()))
+                        .as("%s Ready before the new scheduler pod %s exists", name(extender), name(restarted))
+                        .isNotNegative()
+                        .isLessThan(schedulerCreated);
+            }
+        }
         assertThat(awaitBound(createPod(profile))).isEqualTo(kwokNodes.get(2));
         say("Step 9: labelKey -> " + OTHER_LABEL + ": new extender pods " + podNames(after, "extender")
                 + " were Ready at " + extenderReady + ", then kube-scheduler pod "
@@ -473,14 +489,21 @@ class InClusterTest {
         say("Step 11: the extender came back -> both waiting pods were scheduled to " + kwokNodes.get(0) + ".");
 
         Pod lenientExtender = killExtenderAndAwaitNoEndpoint("fault-lenient");
-        Pod lenient = createPod("fault-lenient");
-        String boundTo = awaitBound(lenient);
-        Instant boundAt = scheduledAt(pod(lenient));
-        awaitAvailable(OPERATOR_NAMESPACE, "fault-lenient-extender");
-        Pod replacement = only(productPods("fault-lenient"), "extender");
-        assertThat(boundAt)
-                .as("the pod was scheduled before the new extender pod was Ready, so without the extender")
-                .isBeforeOrEqualTo(readySince(replacement));
+        String boundTo;
+        try (PodTimeline timeline = PodTimeline.start(client)) {
+            Pod lenient = createPod("fault-lenient");
+            boundTo = awaitBound(lenient);
+            awaitAvailable(OPERATOR_NAMESPACE, "fault-lenient-extender");
+            Pod replacement = only(productPods("fault-lenient"), "extender");
+            // In the order the API server made the changes: the pod was bound before the replacement extender pod
+            // was Ready, so without the extender.
+            int bound = timeline.first(c -> c.name().equals(name(lenient)) && c.bound());
+            int extenderReady = timeline.first(c -> c.name().equals(name(replacement)) && c.ready());
+            assertThat(bound).as("the lenient pod bound in the timeline").isNotNegative();
+            assertThat(extenderReady)
+                    .as("the replacement extender pod becomes Ready after the lenient pod was bound")
+                    .isGreaterThan(bound);
+        }
         say("Step 12: deleted extender pod " + lenientExtender.getMetadata().getName()
                 + " (ignorable: true) -> a pod was scheduled without it, to " + boundTo + ".");
         deleteProfile("fault-strict");
@@ -644,16 +667,24 @@ class InClusterTest {
                 + "; the sample profile's pods run there too and schedule a pod.");
         deleteProfile("label-priority");
         Commands.run(
-                List.of(
-                        helm.toString(),
-                        "uninstall",
-                        "schedulerops",
-                        "--namespace",
-                        OPERATOR_NAMESPACE,
-                        "--kubeconfig",
-                        cluster.kubeconfig().toString(),
-                        "--wait"),
-                Duration.ofMinutes(3));
+                        List.of(
+                                helm.toString(),
+                                "uninstall",
+                                "schedulerops",
+                                "--namespace",
+                                OPERATOR_NAMESPACE,
+                                "--kubeconfig",
+                                cluster.kubeconfig().toString(),
+                                "--wait"),
+                        Duration.ofMinutes(3))
+                .requireSuccess("helm uninstall");
+        assertThat(client.apps()
+                        .deployments()
+                        .inNamespace(OPERATOR_NAMESPACE)
+                        .withName(OPERATOR)
+                        .get())
+                .as("helm uninstall removed the operator")
+                .isNull();
     }
 
     // --- steps ---------------------------------------------------------------------------------------------

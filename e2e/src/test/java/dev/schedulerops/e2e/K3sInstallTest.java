@@ -34,23 +34,23 @@ import org.testcontainers.utility.DockerImageName;
 
 /**
  * The whole product in a real cluster with real kubelets: k3s in a container (Testcontainers), the operator installed
- * from deploy/, a sample SchedulerProfile that must become Ready, and a pod that its scheduler must bind to the
- * labelled node.
+ * from deploy/ with images built from this checkout, a sample SchedulerProfile that must become Ready, and a pod that
+ * its scheduler must bind to the labelled node.
  *
- * <p>Needs a Docker engine (skipped without one, as on the development machines here) and the operator and extender
- * images in a registry the k3s node can pull from: {@code ./mvnw -pl operator,extender -am package
- * jib:build -Dimage.registry=REGISTRY}, then run with {@code -Dschedulerops.image.registry=REGISTRY} (default: the published
- * {@code ghcr.io/schedulerops}) and {@code -Dschedulerops.image.tag=TAG} (default: the release version, {@code <image.tag>} of the root pom).
+ * <p>Self-sufficient where a Docker engine runs: {@code ./test k3s} builds the operator and extender images as
+ * tarballs ({@code jib:buildTar}, under their public names) and runs this test, which imports them into the k3s
+ * node's containerd, so nothing needs to be published. Skipped, saying so, without Docker (as on the machines that
+ * build this project, which have no Docker engine and no Docker Hub).
  */
 class K3sInstallTest {
 
     private static final Logger LOG = LoggerFactory.getLogger(K3sInstallTest.class);
 
     private static final String K3S_IMAGE = System.getProperty("schedulerops.k3s.image", "rancher/k3s:v1.33.1-k3s1");
-    private static final String REGISTRY = System.getProperty("schedulerops.image.registry", "ghcr.io/schedulerops");
-    private static final String TAG = System.getProperty("schedulerops.image.tag", E2eSettings.releaseVersion());
-    private static final String PROFILE_NAMESPACE = "schedulerops-k3s";
+    private static final List<String> IMAGE_TARS =
+            List.of("operator/target/jib-image.tar", "extender/target/jib-image.tar");
     private static final String PROFILE = "label-priority";
+    private static final String TEAM_NAMESPACE = "team-k3s";
     private static final String LABEL_KEY = "priority.lixueduan.com";
 
     @BeforeEach
@@ -66,9 +66,15 @@ class K3sInstallTest {
     }
 
     @Test
-    void operatorFromDeployMakesASampleProfileReadyAndItsSchedulerBindsPods() throws IOException {
+    void operatorFromDeployMakesASampleProfileReadyAndItsSchedulerBindsPods() throws Exception {
+        for (String tar : IMAGE_TARS) {
+            assertThat(E2eSettings.repoRoot().resolve(tar))
+                    .as("%s: build the images first with ./test k3s (jib:buildTar)", tar)
+                    .isRegularFile();
+        }
         try (K3sContainer k3s = new K3sContainer(DockerImageName.parse(K3S_IMAGE))) {
             k3s.start();
+            importImages(k3s);
             try (KubernetesClient client = new KubernetesClientBuilder()
                     .withConfig(Config.fromKubeconfig(k3s.getKubeConfigYaml()))
                     .build()) {
@@ -86,6 +92,21 @@ class K3sInstallTest {
         }
     }
 
+    /** The tarballs into the node's containerd, where the kubelet finds them (imagePullPolicy IfNotPresent). */
+    private static void importImages(K3sContainer k3s) throws Exception {
+        for (String tar : IMAGE_TARS) {
+            String inContainer = "/tmp/" + tar.replace('/', '-');
+            k3s.copyFileToContainer(
+                    org.testcontainers.utility.MountableFile.forHostPath(
+                            E2eSettings.repoRoot().resolve(tar)),
+                    inContainer);
+            var result = k3s.execInContainer("ctr", "-n", "k8s.io", "images", "import", inContainer);
+            assertThat(result.getExitCode())
+                    .as("ctr images import %s: %s", tar, result.getStderr())
+                    .isZero();
+        }
+    }
+
     private static void installOperator(KubernetesClient client) {
         String manifests = Commands.run(
                         List.of(
@@ -94,13 +115,7 @@ class K3sInstallTest {
                                 E2eSettings.repoRoot().resolve("deploy").toString()),
                         Duration.ofMinutes(1))
                 .requireSuccess("kubectl kustomize deploy/")
-                .stdout()
-                .replace(
-                        "ghcr.io/schedulerops/schedulerops-operator:" + E2eSettings.releaseVersion(),
-                        REGISTRY + "/schedulerops-operator:" + TAG)
-                .replace(
-                        "ghcr.io/schedulerops/schedulerops-extender:" + E2eSettings.releaseVersion(),
-                        REGISTRY + "/schedulerops-extender:" + TAG);
+                .stdout();
         client.load(stream(manifests)).forceConflicts().serverSideApply();
 
         Deployment operator = client.apps()
@@ -122,7 +137,7 @@ class K3sInstallTest {
         client.namespaces()
                 .resource(new NamespaceBuilder()
                         .withNewMetadata()
-                        .withName(PROFILE_NAMESPACE)
+                        .withName(TEAM_NAMESPACE)
                         .endMetadata()
                         .build())
                 .serverSideApply();
@@ -147,7 +162,7 @@ class K3sInstallTest {
         Pod pod = new PodBuilder()
                 .withNewMetadata()
                 .withName("scheduled-by-label-priority")
-                .withNamespace(PROFILE_NAMESPACE)
+                .withNamespace(TEAM_NAMESPACE)
                 .endMetadata()
                 .withNewSpec()
                 .withSchedulerName(PROFILE)
@@ -160,7 +175,7 @@ class K3sInstallTest {
         client.pods().resource(pod).create();
 
         Pod scheduled = client.pods()
-                .inNamespace(PROFILE_NAMESPACE)
+                .inNamespace(TEAM_NAMESPACE)
                 .withName(pod.getMetadata().getName())
                 .waitUntilCondition(p -> p != null && p.getSpec().getNodeName() != null, 3, TimeUnit.MINUTES);
         assertThat(scheduled.getSpec().getNodeName()).isEqualTo(node);

@@ -135,6 +135,36 @@ public final class GeneratedProfiles {
     };
 
     /** Any profile document, valid or not. */
+    /**
+     * A sample seeded by {@code -Dfuzz.seed=N}, or by a fresh seed printed once: a failing run names its seed, and
+     * the same property draws the same profiles again (jqwik's sampleStream cannot be seeded).
+     */
+    public record Sample(long seed, java.util.Iterator<String> documents) {
+        /** What a failure message should carry to be reproducible. */
+        public String reproduce() {
+            return "seed " + seed + " (reproduce with -Dfuzz.seed=" + seed + ")";
+        }
+    }
+
+    public static Sample seeded(Arbitrary<String> arbitrary) {
+        String fixed = System.getProperty("fuzz.seed");
+        long seed = fixed == null || fixed.isBlank() ? new java.util.Random().nextLong() : Long.parseLong(fixed);
+        System.out.println("[generated profiles] seed " + seed + " (reproduce with -Dfuzz.seed=" + seed + ")");
+        java.util.Random random = new java.util.Random(seed);
+        net.jqwik.api.RandomGenerator<String> generator = arbitrary.generator(100);
+        return new Sample(seed, new java.util.Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return true;
+            }
+
+            @Override
+            public String next() {
+                return generator.next(random).value();
+            }
+        });
+    }
+
     public static Arbitrary<String> documents() {
         return Arbitraries.frequencyOf(Tuple.of(4, plausible()), Tuple.of(5, hostile()), Tuple.of(1, damaged()));
     }

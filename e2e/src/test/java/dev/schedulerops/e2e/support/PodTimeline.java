@@ -1,0 +1,82 @@
+package dev.schedulerops.e2e.support;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * Every change of every pod, in the order the API server made them: a watch's events carry increasing resource
+ * versions, so "A happened before B" is decided by their order, not by timestamps of one-second resolution (two
+ * things in the same second would pass an "or equal" comparison either way round).
+ */
+public final class PodTimeline implements AutoCloseable {
+    /** One state of one pod, as the watch delivered it. */
+    public record Change(Watcher.Action action, Pod pod) {
+        public boolean ready() {
+            return pod.getStatus() != null
+                    && pod.getStatus().getConditions() != null
+                    && pod.getStatus().getConditions().stream()
+                            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        }
+
+        public boolean bound() {
+            return pod.getSpec().getNodeName() != null;
+        }
+
+        public String name() {
+            return pod.getMetadata().getName();
+        }
+    }
+
+    private final List<Change> changes = new ArrayList<>();
+    private final Watch watch;
+
+    private PodTimeline(KubernetesClient client) {
+        watch = client.pods().inAnyNamespace().watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, Pod pod) {
+                synchronized (changes) {
+                    changes.add(new Change(action, pod));
+                }
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+                // the test reads what was recorded; a closed watch shows as a missing change
+            }
+        });
+    }
+
+    /** Starts recording now (existing pods arrive first, as ADDED). */
+    public static PodTimeline start(KubernetesClient client) {
+        return new PodTimeline(client);
+    }
+
+    /** The position of the first recorded change that matches, or -1. */
+    public int first(Predicate<Change> which) {
+        synchronized (changes) {
+            for (int i = 0; i < changes.size(); i++) {
+                if (which.test(changes.get(i))) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    public List<Change> changes() {
+        synchronized (changes) {
+            return List.copyOf(changes);
+        }
+    }
+
+    @Override
+    public void close() {
+        watch.close();
+    }
+}

@@ -1,0 +1,76 @@
+package dev.schedulerops.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The docs back their sentences with test names: every test class (or test program, such as bench's LoadTest) a
+ * README or docs page names exists, and the
+ * supported Kubernetes range the docs state is the operator's own (its catalogue list). A renamed or deleted test, or
+ * a narrowed range, fails the build until the docs say so.
+ */
+class DocsClaimsTest {
+    private static final Path ROOT = Path.of("..");
+    private static final Pattern TEST_NAME = Pattern.compile("`([A-Z][A-Za-z0-9]*Test)(?:[#.][A-Za-z0-9]+)?`");
+
+    @Test
+    void everyTestClassTheDocsNameExists() throws IOException {
+        Set<String> tests = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            files.filter(f -> f.toString().endsWith("Test.java"))
+                    .filter(f -> !f.toString().contains("/target/"))
+                    .forEach(f -> tests.add(f.getFileName().toString().replace(".java", "")));
+        }
+        assertThat(tests).as("sanity: test classes found").contains("DocsClaimsTest", "InClusterTest");
+        List<String> missing = new ArrayList<>();
+        for (Path doc : docs()) {
+            Matcher m = TEST_NAME.matcher(Files.readString(doc));
+            while (m.find()) {
+                if (!tests.contains(m.group(1))) {
+                    missing.add(ROOT.relativize(doc) + " names " + m.group(1));
+                }
+            }
+        }
+        assertThat(missing).as("test classes the docs name that do not exist").isEmpty();
+    }
+
+    @Test
+    void theDocsStateTheSupportedRangeTheOperatorKnows() throws IOException {
+        List<String> versions =
+                Files.readAllLines(ROOT.resolve("operator/src/main/resources/kube-scheduler/versions.txt")).stream()
+                        .filter(l -> !l.startsWith("#") && !l.isBlank())
+                        .toList();
+        String range = versions.get(0) + " to " + versions.get(versions.size() - 1);
+        assertThat(Files.readString(ROOT.resolve("README.md"))).contains(range);
+        assertThat(Files.readString(ROOT.resolve("docs/profiles.md")))
+                .contains("Supported Kubernetes versions: " + range);
+        assertThat(Files.readString(ROOT.resolve("deploy/README.md")))
+                .contains("Kubernetes " + range)
+                .doesNotContain("1.29 or later");
+    }
+
+    private static List<Path> docs() throws IOException {
+        List<Path> docs = new ArrayList<>(List.of(
+                ROOT.resolve("README.md"),
+                ROOT.resolve("deploy/README.md"),
+                ROOT.resolve("e2e/README.md"),
+                ROOT.resolve("extender/README.md"),
+                ROOT.resolve("bench/README.md"),
+                ROOT.resolve("samples/README.md")));
+        try (Stream<Path> files = Files.list(ROOT.resolve("docs"))) {
+            files.filter(f -> f.toString().endsWith(".md")).sorted().forEach(docs::add);
+        }
+        return docs;
+    }
+}
