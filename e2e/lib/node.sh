@@ -47,12 +47,12 @@ node_require() {
 
 node_pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
-# Starts "$@" detached, logging to $log, pid in $pidfile. fd 9 (e2e/cluster's lock) is not inherited.
+# Starts "$@" detached, logging to $log, pid in $pidfile.
 node_spawn() {
   local name=$1 pidfile=$2
   shift 2
   mkdir -p "$(node_logs)"
-  setsid "$@" >>"$(node_logs)/$name.log" 2>&1 </dev/null 9>&- &
+  (without_inherited_fds setsid "$@" >>"$(node_logs)/$name.log" 2>&1 </dev/null) &
   echo $! >"$pidfile"
 }
 
