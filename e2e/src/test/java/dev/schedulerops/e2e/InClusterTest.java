@@ -197,7 +197,9 @@ class InClusterTest {
 
         Pod waiting = createPod(scheduler);
         Event failed = awaitEvent(waiting, "FailedScheduling");
-        assertThat(failed.getMessage()).contains(LABEL);
+        // The names-only Filter's reason as `kubectl describe pod` shows it, grouped by kube-scheduler.
+        assertThat(failed.getMessage())
+                .contains("node(s) lack the label \"" + LABEL + "\" required by the SchedulerProfile extender");
         assertThat(pod(waiting).getSpec().getNodeName()).isNull();
         say("Step 3: no node has the label, so pod " + name(waiting) + " stays Pending: \"" + failed.getMessage()
                 + "\"");

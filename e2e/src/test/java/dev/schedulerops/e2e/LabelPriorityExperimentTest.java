@@ -133,7 +133,9 @@ class LabelPriorityExperimentTest {
         Event failed = awaitEvent(waiting, "FailedScheduling");
         say("Step 3: no node has the label, so pod " + name(waiting) + " stays Pending: \"" + failed.getMessage()
                 + "\"");
-        assertThat(failed.getMessage()).contains(LABEL);
+        // The names-only Filter's reason as `kubectl describe pod` shows it, grouped by kube-scheduler.
+        assertThat(failed.getMessage())
+                .contains("node(s) lack the label \"" + LABEL + "\" required by the SchedulerProfile extender");
         assertThat(pod(waiting).getSpec().getNodeName()).isNull();
 
         setLabel("node-1", "10");
