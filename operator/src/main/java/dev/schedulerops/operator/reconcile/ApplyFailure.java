@@ -25,6 +25,12 @@ public record ApplyFailure(String object, int code, String reason, KubernetesCli
         return new ApplyFailure(kind + " " + qualifiedName, e.getCode(), reason, e);
     }
 
+    /** The refused object's kind ("Deployment"), the label of {@code schedulerops_apply_failures_total}. */
+    public String kind() {
+        int space = object.indexOf(' ');
+        return space < 0 ? object : object.substring(0, space);
+    }
+
     /** What the status condition and the event say. */
     public String message() {
         return "Could not apply " + object + (code > 0 ? " (HTTP " + code + ")" : "") + ": " + reason;

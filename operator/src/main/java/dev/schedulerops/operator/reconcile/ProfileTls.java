@@ -6,6 +6,7 @@ import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.model.ResolvedProfile;
 import dev.schedulerops.operator.model.TlsFacts;
 import dev.schedulerops.operator.tls.CertificateIssuer;
+import dev.schedulerops.operator.tls.Pem;
 import dev.schedulerops.operator.tls.ProfileCertificates;
 import dev.schedulerops.operator.tls.RotationPolicy;
 import dev.schedulerops.operator.tls.TlsMaterial;
@@ -39,18 +40,21 @@ final class ProfileTls {
     private final ProfileEvents events;
     private final CertificateIssuer issuer;
     private final Clock clock;
+    private final ProfileMetrics metrics;
 
     ProfileTls(
             ResourceApplier applier,
             OwnedInformers informers,
             ProfileEvents events,
             CertificateIssuer issuer,
-            Clock clock) {
+            Clock clock,
+            ProfileMetrics metrics) {
         this.applier = applier;
         this.informers = informers;
         this.events = events;
         this.issuer = issuer;
         this.clock = clock;
+        this.metrics = metrics;
     }
 
     /**
@@ -60,6 +64,7 @@ final class ProfileTls {
     TlsFacts ensure(
             SchedulerProfile profile, ResolvedProfile p, Deployment observedExtender, Deployment observedScheduler) {
         if (!p.tls().enabled()) {
+            metrics.certificates(p.names().profile(), Map.of());
             return TlsFacts.NONE;
         }
         Names names = p.names();
@@ -99,7 +104,36 @@ final class ProfileTls {
         apply(profile, secret(p, names.caSecret(), Labels.COMPONENT_EXTENDER, material.caSecretData(), caAnnotations));
         apply(profile, secret(p, names.extenderTlsSecret(), Labels.COMPONENT_EXTENDER, newExtenderData, null));
         apply(profile, secret(p, names.schedulerClientSecret(), Labels.COMPONENT_SCHEDULER, newSchedulerData, null));
+        metrics.certificates(names.profile(), notAfter(material));
         return new TlsFacts(hash(newExtenderData), hash(newSchedulerData));
+    }
+
+    /**
+     * When each certificate the Secrets now hold expires: {@code ca}, {@code extender-serving} and, in mode Mutual,
+     * {@code scheduler-client}. A certificate that cannot be read is left out (the policy replaces it anyway).
+     */
+    static Map<String, Instant> notAfter(TlsMaterial material) {
+        Map<String, Instant> expiries = new TreeMap<>();
+        notAfter(material.caCert()).ifPresent(t -> expiries.put(CERTIFICATE_CA, t));
+        notAfter(material.servingCert()).ifPresent(t -> expiries.put(CERTIFICATE_EXTENDER_SERVING, t));
+        notAfter(material.clientCert()).ifPresent(t -> expiries.put(CERTIFICATE_SCHEDULER_CLIENT, t));
+        return expiries;
+    }
+
+    static final String CERTIFICATE_CA = "ca";
+    static final String CERTIFICATE_EXTENDER_SERVING = "extender-serving";
+    static final String CERTIFICATE_SCHEDULER_CLIENT = "scheduler-client";
+
+    private static java.util.Optional<Instant> notAfter(String pem) {
+        if (pem == null) {
+            return java.util.Optional.empty();
+        }
+        try {
+            return Pem.parseCertificates(pem).stream().findFirst().map(c -> c.getNotAfter()
+                    .toInstant());
+        } catch (java.security.cert.CertificateException e) {
+            return java.util.Optional.empty();
+        }
     }
 
     /** A Secret the API server refused; the reconciler records it like any refused apply. */

@@ -1,6 +1,7 @@
 package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.api.SchedulerProfileStatus;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
@@ -9,6 +10,7 @@ import dev.schedulerops.operator.model.TlsFacts;
 import dev.schedulerops.operator.render.ProfileRenderer;
 import dev.schedulerops.operator.render.RenderResult;
 import dev.schedulerops.operator.tls.CertificateIssuer;
+import dev.schedulerops.operator.validation.GoDuration;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -28,6 +30,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,6 +81,10 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     private final ProfileEvents events;
     private final ProtectedNamespaces protectedNamespaces;
     private final RolloutSlots slots;
+    private final ProfileMetrics metrics;
+    private final UnscheduledPodWatch.Settings podWatchSettings;
+    private final boolean seesAllProfiles;
+    private volatile UnscheduledPodWatch podWatch;
     private volatile OwnedInformers informers;
     private volatile ProfileRollout rollout;
     private volatile ProfileTls tls;
@@ -93,10 +100,29 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
     public SchedulerProfileReconciler(
             ClusterFacts facts, ProfileEvents events, ProtectedNamespaces protectedNamespaces, RolloutSlots slots) {
+        this(facts, events, protectedNamespaces, slots, new ProfileMetrics(), UnscheduledPodWatch.Settings.off(), true);
+    }
+
+    /**
+     * @param metrics where the reconciler leaves what {@code /metrics} shows of the profiles and its work
+     * @param podWatch whether, and after how long, pods that no scheduler will take are told why
+     * @param seesAllProfiles false when only the profiles of a label selector are reconciled
+     */
+    public SchedulerProfileReconciler(
+            ClusterFacts facts,
+            ProfileEvents events,
+            ProtectedNamespaces protectedNamespaces,
+            RolloutSlots slots,
+            ProfileMetrics metrics,
+            UnscheduledPodWatch.Settings podWatch,
+            boolean seesAllProfiles) {
         this.facts = facts;
         this.events = events;
         this.protectedNamespaces = protectedNamespaces;
         this.slots = slots;
+        this.metrics = metrics;
+        this.podWatchSettings = podWatch;
+        this.seesAllProfiles = seesAllProfiles;
     }
 
     @Override
@@ -104,7 +130,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         informers = OwnedInformers.create(context, facts.workloadNamespace());
         ResourceApplier applier = new ResourceApplier(context.getClient(), informers);
         rollout = new ProfileRollout(applier, events, slots);
-        tls = new ProfileTls(applier, informers, events, new CertificateIssuer(), Clock.systemUTC());
+        tls = new ProfileTls(applier, informers, events, new CertificateIssuer(), Clock.systemUTC(), metrics);
         statuses = new ProfileStatusRecorder(context.getClient(), events, Clock.systemUTC());
         teardown = new ProfileTeardown(context.getClient(), facts.workloadNamespace());
         profiles = context.getPrimaryCache();
@@ -112,6 +138,26 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         slots.onTurn(wakeUps::propagateEvent);
         List<EventSource<?, SchedulerProfile>> sources = new ArrayList<>(informers.eventSources());
         sources.add(wakeUps);
+        if (podWatchSettings.enabled()) {
+            var unscheduled = UnscheduledPodWatch.informer(context);
+            IndexerResourceCache<SchedulerProfile> cache = context.getPrimaryCache();
+            var client = context.getClient();
+            PodEvents podEvents = new PodEvents(client, events.instance());
+            podWatch = new UnscheduledPodWatch(
+                    () -> unscheduled.list(pod -> true).toList(),
+                    () -> cache.list().toList(),
+                    () -> client.resources(SchedulerProfile.class).list().getItems().stream()
+                            .map(SchedulerProfile::effectiveSchedulerName)
+                            .collect(java.util.stream.Collectors.toSet()),
+                    podEvents::warn,
+                    metrics,
+                    podWatchSettings,
+                    seesAllProfiles,
+                    facts.workloadNamespace(),
+                    Clock.systemUTC());
+            podWatch.start();
+            sources.add(unscheduled);
+        }
         return sources;
     }
 
@@ -154,7 +200,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         }
 
         // Record the status.
-        statuses.record(
+        SchedulerProfileStatus status = statuses.record(
                 profile,
                 new ProfileStatuses.Observation(
                         profile.getMetadata().getGeneration() == null
@@ -170,8 +216,17 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
                         labelledNodes,
                         informers.podsOf(names, Labels.COMPONENT_EXTENDER),
                         informers.podsOf(names, Labels.COMPONENT_SCHEDULER)));
+        metrics.recorded(
+                names.profile(),
+                ProfileStatuses.isTrue(status.getConditions(), ProfileStatuses.READY),
+                ProfileStatuses.find(status.getConditions(), ProfileStatuses.READY)
+                        .map(c -> c.getReason())
+                        .orElse(null),
+                labelledNodes,
+                extenderHttpTimeoutSeconds(profile, rendered, factsNow));
 
         if (result.failure().isPresent()) {
+            metrics.applyFailed(result.failure().get());
             throw result.failure().get().cause(); // JOSDK retries with backoff
         }
         UpdateControl<SchedulerProfile> control = UpdateControl.noUpdate();
@@ -181,6 +236,19 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
             control.rescheduleAfter(SLOT_RECHECK); // RolloutSlots wakes it at its turn; this is the safety net
         }
         return control;
+    }
+
+    /** The scheduler's timeout for each call to the bundled extender, when the profile renders and runs one. */
+    private static OptionalDouble extenderHttpTimeoutSeconds(
+            SchedulerProfile profile, RenderResult rendered, ClusterFacts factsNow) {
+        if (rendered instanceof RenderResult.Valid valid && valid.state().bundledExtender()) {
+            return GoDuration.parseNanos(ResolvedProfile.of(profile, factsNow.workloadNamespace())
+                            .extender()
+                            .httpTimeout())
+                    .map(nanos -> OptionalDouble.of(nanos / 1e9))
+                    .orElse(OptionalDouble.empty());
+        }
+        return OptionalDouble.empty();
     }
 
     /**
@@ -231,12 +299,30 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         try {
             if (teardown.advance(profile)) {
                 LOG.info("everything of {} is deleted", profile.getMetadata().getName());
+                metrics.forget(profile.getMetadata().getName());
+                UnscheduledPodWatch watch = podWatch;
+                if (watch != null) {
+                    watch.deleted(profile);
+                }
                 return DeleteControl.defaultDelete();
             }
             return DeleteControl.noFinalizerRemoval().rescheduleAfter(TEARDOWN_POLL_MILLIS);
         } catch (KubernetesClientException e) {
             events.warning(profile, "CleanupFailed", "Could not delete what the profile created: " + e.getMessage());
             throw e;
+        }
+    }
+
+    /** The Kubernetes version the operator renders for (the API server's, read again every few minutes). */
+    public String kubernetesVersion() {
+        return facts.kubernetesVersion();
+    }
+
+    /** Stops looking at unscheduled pods. */
+    public void close() {
+        UnscheduledPodWatch watch = podWatch;
+        if (watch != null) {
+            watch.close();
         }
     }
 

@@ -3,6 +3,7 @@ package dev.schedulerops.operator.runtime;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.reconcile.OwnedKind;
 import dev.schedulerops.operator.reconcile.ProfileEvents;
+import dev.schedulerops.operator.reconcile.ProfileMetrics;
 import dev.schedulerops.operator.reconcile.ProtectedNamespaces;
 import dev.schedulerops.operator.reconcile.RolloutSlots;
 import dev.schedulerops.operator.reconcile.SchedulerProfileReconciler;
@@ -44,6 +45,11 @@ public final class OperatorRuntime implements AutoCloseable {
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean failed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Whether this instance leads: set when it takes the lease, or at once without leader election. */
+    private final AtomicBoolean leading = new AtomicBoolean();
+
+    private final SchedulerProfileReconciler reconciler;
+    private final OperatorMetrics operatorMetrics;
 
     private OperatorRuntime(OperatorConfig config, KubernetesClient client, MeterBinder... moreMetrics)
             throws IOException {
@@ -67,11 +73,18 @@ public final class OperatorRuntime implements AutoCloseable {
         }
 
         RolloutSlots slots = new RolloutSlots(config.maxConcurrentRollouts());
+        ProfileMetrics profileMetrics = new ProfileMetrics();
         SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
                 facts,
                 new ProfileEvents(client, instanceName()),
                 new ProtectedNamespaces(config.protectedNamespaces()),
-                slots);
+                slots,
+                profileMetrics,
+                config.unscheduledPods(),
+                config.profileSelector().isEmpty());
+        this.reconciler = reconciler;
+        this.operatorMetrics = new OperatorMetrics(
+                registry, profileMetrics, reconciler::kubernetesVersion, () -> leading.get() && started.get());
         Gauge.builder("schedulerops.rollouts", slots, s -> s.rolling().size())
                 .description("Profiles restarting their pods (holding a rollout slot), and those waiting for one")
                 .tag("state", "rolling")
@@ -103,9 +116,11 @@ public final class OperatorRuntime implements AutoCloseable {
                     .withKubernetesClient(client)
                     .withCloseClientOnStop(false)
                     .withConcurrentReconciliationThreads(config.reconcileThreads())
-                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
+                    .withMetrics(new ReconcileMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry), registry));
             if (config.leaderElection()) {
                 overrider.withLeaderElectionConfiguration(leaderElection(config));
+            } else {
+                leading.set(true);
             }
         });
         operator.register(reconciler, overrider -> {
@@ -118,16 +133,15 @@ public final class OperatorRuntime implements AutoCloseable {
         this.versionCheckSeconds = config.versionCheckSeconds();
         // Standbys (leader election) are ready too: otherwise a rolling update of the operator never completes.
         this.endpoints = HttpEndpoints.start(
-                config.httpBindAddress(),
-                config.httpPort(),
-                () -> !failed.get() && !closed.get(),
-                started::get,
-                registry::scrape);
+                config.httpBindAddress(), config.httpPort(), () -> !failed.get() && !closed.get(), started::get, () -> {
+                    operatorMetrics.refresh();
+                    return registry.scrape();
+                });
         LOG.info(
                 "operator configured: kubernetes {}, workload namespace {}, reconciling {}, allowed image repositories {},"
                         + " protected {}, leader election {}, http {}:{},"
                         + " at most {} profiles rolling at once, {} reconciling at once, API requests at most {}/s"
-                        + " (burst {})",
+                        + " (burst {}), events on pods no scheduler takes {}",
                 facts.kubernetesVersion(),
                 config.workloadNamespace(),
                 config.profileSelector().isEmpty() ? "all profiles" : "profiles matching " + config.profileSelector(),
@@ -141,7 +155,8 @@ public final class OperatorRuntime implements AutoCloseable {
                 config.maxConcurrentRollouts(),
                 config.reconcileThreads(),
                 config.apiQps(),
-                config.apiBurst());
+                config.apiBurst(),
+                config.unscheduledPodEvents() ? "on (after " + config.unscheduledPodGraceSeconds() + " s)" : "off");
     }
 
     /**
@@ -150,7 +165,10 @@ public final class OperatorRuntime implements AutoCloseable {
      */
     private LeaderElectionConfiguration leaderElection(OperatorConfig config) {
         LeaderCallbacks callbacks = new LeaderCallbacks(
-                () -> LOG.info("became the leader: reconciling"),
+                () -> {
+                    leading.set(true);
+                    LOG.info("became the leader: reconciling");
+                },
                 () -> {
                     if (!closed.get()) {
                         LOG.error("lost the leader lease {}: exiting", config.leaseName());
@@ -212,6 +230,7 @@ public final class OperatorRuntime implements AutoCloseable {
         }
         LOG.info("stopping the operator");
         versionWatch.close();
+        reconciler.close();
         try {
             operator.stop();
         } catch (RuntimeException e) {

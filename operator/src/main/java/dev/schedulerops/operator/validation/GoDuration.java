@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Parses Go {@code time.ParseDuration} strings ("300ms", "-1.5h", "2h45m"), as {@code metav1.Duration} decodes them. */
-final class GoDuration {
+public final class GoDuration {
 
     private static final Map<String, Long> NANOS_PER_UNIT = Map.of(
             "ns", 1L,
@@ -19,7 +19,7 @@ final class GoDuration {
 
     private GoDuration() {}
 
-    static Optional<Long> parseNanos(String text) {
+    public static Optional<Long> parseNanos(String text) {
         String s = text;
         boolean negative = false;
         if (!s.isEmpty() && (s.charAt(0) == '-' || s.charAt(0) == '+')) {
