@@ -39,7 +39,8 @@ class RenderedSamplesKubectlTest {
     void renderedSampleIsAcceptedByKubectl(Path sample, Cluster cluster) {
         synchronized (RenderedSamplesKubectlTest.class) {
             if (workloadNamespace == null) {
-                workloadNamespace = cluster.createNamespace("rendered").getMetadata().getName();
+                workloadNamespace =
+                        cluster.createNamespace("rendered").getMetadata().getName();
             }
         }
         Map<String, String> env = Map.of("KUBECONFIG", cluster.kubeconfig().toString());
