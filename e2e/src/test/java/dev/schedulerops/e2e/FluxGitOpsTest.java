@@ -146,7 +146,7 @@ class FluxGitOpsTest {
                 Duration.ofSeconds(90),
                 "both Kustomizations are Ready at the first commit",
                 () -> readyAt(PLAIN, empty) && readyAt(CEL, empty));
-        say("Flux (source-controller, kustomize-controller v1.9.6) follows " + server.url("platform.git")
+        say("Setup: Flux (source-controller, kustomize-controller v1.9.6) follows " + server.url("platform.git")
                 + ": Kustomization " + PLAIN + " (wait: true) applies ./samples, " + CEL
                 + " (wait: true + the README's healthCheckExprs) ./samples-cel; both Ready at " + shortRevision(empty));
     }
@@ -188,7 +188,7 @@ class FluxGitOpsTest {
     void aCommittedProfileIsAppliedAndTheKustomizationWaitsUntilItIsReady() throws IOException {
         String sample = Files.readString(cluster.repoRoot().resolve("samples/label-priority.yaml"));
         String r1 = git.commit("Add the label-priority profile", files(sample));
-        say("Commit " + shortRevision(r1) + " adds " + PLAIN_FILE + " (and its copy " + CEL_FILE
+        say("Step 1: Commit " + shortRevision(r1) + " adds " + PLAIN_FILE + " (and its copy " + CEL_FILE
                 + "); the operator is not running yet");
 
         Await.until(
@@ -210,8 +210,9 @@ class FluxGitOpsTest {
                 Duration.ofSeconds(12),
                 "both Kustomizations keep running their health checks on the unobserved profiles",
                 () -> healthCheckRunning(PLAIN, r1) && healthCheckRunning(CEL, r1));
-        say("12 s later both Kustomizations still wait: the profile reads status {observedGeneration: 0} (the CRD's"
-                + " default) against generation 1, and kstatus calls that InProgress");
+        say(
+                "Step 1: 12 s later both Kustomizations still wait: the profile reads status {observedGeneration: 0} (the CRD's"
+                        + " default) against generation 1, and kstatus calls that InProgress");
 
         operator = OperatorRuntime.start(OperatorTests.operatorConfig(Map.of(), namespace), client);
         Await.until(
@@ -239,9 +240,10 @@ class FluxGitOpsTest {
                     .isLessThan(kustomizationReady);
             assertThat(OperatorTests.isCurrent(profile(profile))).isTrue();
         }
-        say("Operator started: the extender, then the scheduler became Available, the profile Ready (Reconciling=True"
-                + " until then), and only then the Kustomizations turned Ready at " + shortRevision(r1)
-                + " (in the API server's write order)");
+        say(
+                "Step 1: Operator started: the extender, then the scheduler became Available, the profile Ready (Reconciling=True"
+                        + " until then), and only then the Kustomizations turned Ready at " + shortRevision(r1)
+                        + " (in the API server's write order)");
     }
 
     @Test
@@ -296,7 +298,7 @@ class FluxGitOpsTest {
                     .as("Kustomization %s ran its health checks on %s before it was Ready", pair.getKey(), r2)
                     .isLessThan(ready);
         }
-        say("Commit " + shortRevision(r2) + " sets weight 30: the scheduler restarted with the new config; both"
+        say("Step 2: Commit " + shortRevision(r2) + " sets weight 30: the scheduler restarted with the new config; both"
                 + " Kustomizations went Reconciling, waited for the rollout, and are Ready at " + shortRevision(r2));
     }
 
@@ -318,8 +320,9 @@ class FluxGitOpsTest {
         assertThat(untouched.getSpec().getWeight()).isEqualTo(30);
         assertThat(untouched.getMetadata().getGeneration()).isEqualTo(2);
         assertThat(OperatorTests.isCurrent(untouched)).isTrue();
-        say("Commit " + shortRevision(r3) + " sets weight 0: Flux's dry run is refused, both Kustomizations say \""
-                + INADMISSIBLE + "\"; the profile keeps weight 30");
+        say("Step 3: Commit " + shortRevision(r3)
+                + " sets weight 0: Flux's dry run is refused, both Kustomizations say \"" + INADMISSIBLE
+                + "\"; the profile keeps weight 30");
 
         String r4 = git.revertLast();
         Await.until(
@@ -327,7 +330,7 @@ class FluxGitOpsTest {
                 "both Kustomizations are Ready at " + r4,
                 () -> readyAt(PLAIN, r4) && readyAt(CEL, r4));
         assertThat(profile(PROFILE).getMetadata().getGeneration()).isEqualTo(2);
-        say("Revert " + shortRevision(r4) + ": Ready again, the profile was never changed");
+        say("Step 3: Revert " + shortRevision(r4) + ": Ready again, the profile was never changed");
     }
 
     @Test
@@ -378,7 +381,8 @@ class FluxGitOpsTest {
                     .contains("SchedulerProfile/" + pair.getValue() + " status: 'Failed'");
             assertThat(OperatorTests.warnings(client, pair.getValue())).contains("InvalidConfig");
             if (pair.getKey().equals(PLAIN)) {
-                say("Commit " + shortRevision(r5) + " adds score plugin NoSuchPlugin: the CRD admits it, the operator"
+                say("Step 4: Commit " + shortRevision(r5)
+                        + " adds score plugin NoSuchPlugin: the CRD admits it, the operator"
                         + " refuses it (Stalled=True: \"" + firstLine(why) + "\"); Flux fails at once: \"" + message
                         + "\"");
             }
@@ -410,7 +414,7 @@ class FluxGitOpsTest {
                         .getGeneration())
                 .as("back to the config it ran: no restart")
                 .isEqualTo(schedulerGeneration);
-        say("Revert " + shortRevision(r6) + ": the profile is Ready again and both Kustomizations with it; the"
+        say("Step 4: Revert " + shortRevision(r6) + ": the profile is Ready again and both Kustomizations with it; the"
                 + " scheduler never restarted");
     }
 
@@ -439,7 +443,7 @@ class FluxGitOpsTest {
                 .isEqualTo(45);
         cluster.kubectl("-n", namespace, "scale", "deployment/" + PROFILE + "-extender", "--replicas=5")
                 .requireSuccess("kubectl scale");
-        say("kubectl edit sets the profile's weight to 45, and kubectl scale the extender to 5 replicas");
+        say("Step 5: kubectl edit sets the profile's weight to 45, and kubectl scale the extender to 5 replicas");
 
         Await.until(
                 INTERVAL.plus(Duration.ofSeconds(45)), "Flux puts the weight back, the operator the replicas", () -> {
@@ -465,14 +469,16 @@ class FluxGitOpsTest {
                 .isEqualTo(applied);
         JsonNode weightOwner = profileJson(PROFILE).orElseThrow().at("/metadata/managedFields");
         assertThat(managerOf(weightOwner, "f:weight")).containsExactly("kustomize-controller");
-        say("Flux put weight 30 back " + Duration.between(edited, reverted).toSeconds() + " s after the edit (interval "
-                + INTERVAL.toSeconds() + " s), the operator the 2 replicas");
+        say("Step 5: Flux put weight 30 back "
+                + Duration.between(edited, reverted).toSeconds() + " s after the edit (interval " + INTERVAL.toSeconds()
+                + " s), the operator the 2 replicas");
 
         awaitQuiet(Duration.ofSeconds(5));
         Map<String, Long> repair = writesByObject(timeline.since(mark));
         auditLog()
-                .ifPresent(log -> say("Audit log from the edits until all was repaired, write requests by client: "
-                        + writeRequests(log, auditAtEdit)));
+                .ifPresent(
+                        log -> say("Step 5: Audit log from the edits until all was repaired, write requests by client: "
+                                + writeRequests(log, auditAtEdit)));
         assertThat(generationsSeen(timeline.since(mark), SchedulerProfile.KIND, PROFILE))
                 .as("spec writes to the profile: the edit and Flux's revert")
                 .containsExactly(generation + 1, generation + 2);
@@ -489,7 +495,7 @@ class FluxGitOpsTest {
             // With an audit log (e2e/cluster up with SCHEDULEROPS_AUDIT_POLICY) also the writes that changed nothing,
             // which no watch sees: every write request to the profiles and the workload namespace, by client.
             Map<String, Long> requests = writeRequests(auditLog.get(), auditMark);
-            say("Audit log of those " + window.toSeconds() + " s, write requests by client: " + requests);
+            say("Step 5: Audit log of those " + window.toSeconds() + " s, write requests by client: " + requests);
             assertThat(requests.keySet())
                     .as("write requests at rest other than Flux's dry runs")
                     .allMatch(k -> k.endsWith("(dry run)"));
@@ -501,8 +507,8 @@ class FluxGitOpsTest {
         assertThat(writes)
                 .as("writes to the profiles and what they became, at rest")
                 .isEmpty();
-        say("Writes from the edits until all was repaired: " + repair);
-        say("Then " + window.toSeconds() + " s at rest: Flux applied " + PLAIN + " " + fluxRunsInWindow
+        say("Step 5: Writes from the edits until all was repaired: " + repair);
+        say("Step 5: Then " + window.toSeconds() + " s at rest: Flux applied " + PLAIN + " " + fluxRunsInWindow
                 + " times, the API server recorded " + writes.size()
                 + " writes to the profiles or anything they became");
     }
@@ -554,7 +560,8 @@ class FluxGitOpsTest {
                     .as("%s's inventory", name)
                     .isEmpty();
         }
-        say("Commit " + shortRevision(r7) + " removes the file: Flux pruned both profiles, the operator removed the"
+        say("Step 6: Commit " + shortRevision(r7)
+                + " removes the file: Flux pruned both profiles, the operator removed the"
                 + " scheduler, then the extender, then the cluster bindings, then let the profile go; both"
                 + " Kustomizations are Ready with nothing in their inventory");
     }
@@ -593,7 +600,8 @@ class FluxGitOpsTest {
             verdicts.merge(health.status() + (deleting(state) ? " (pending deletion)" : ""), 1L, Long::sum);
         }
         assertThat(verdicts.keySet()).contains("Progressing", "Healthy", "Degraded");
-        say("Argo CD v3.1.16's own health code on the " + states.size() + " states " + PROFILE + " went through: "
+        say("Step 7: Argo CD v3.1.16's own health code on the " + states.size() + " states " + PROFILE
+                + " went through: "
                 + verdicts
                 + (lua ? "; lua5.1 gives the same (while deleting, Argo CD says \"Pending deletion\" itself)" : ""));
     }
