@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * The GitOps settings as deploy/README.md shows them ("GitOps"), read from the README itself so that the tests run
- * what users copy: the Flux Kustomization, its healthCheckExprs, and the argocd-cm ConfigMap (with
- * deploy/argocd/health.lua where the README says to paste it).
+ * what users copy: the Flux Kustomization, its healthCheckExprs, the Argo CD Application, and the argocd-cm ConfigMap
+ * (with deploy/argocd/health.lua where the README says to paste it).
  */
 final class GitOpsReadme {
     static final String ARGOCD_HEALTH_KEY = "resource.customizations.health.schedulerops.dev_SchedulerProfile";
@@ -43,6 +43,15 @@ final class GitOpsReadme {
                 .filter(JsonNode::isArray)
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("deploy/README.md shows no healthCheckExprs"));
+    }
+
+    /** The Argo CD Application of "### Argo CD". */
+    static ObjectNode argoApplication() {
+        return yamlBlocks("### Argo CD").stream()
+                .filter(b -> "Application".equals(b.path("kind").asText()))
+                .map(b -> (ObjectNode) b.deepCopy())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("deploy/README.md shows no Argo CD Application"));
     }
 
     /** The argocd-cm of "### Argo CD", its health entry holding deploy/argocd/health.lua. */

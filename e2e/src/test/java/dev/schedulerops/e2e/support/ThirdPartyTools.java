@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -49,6 +50,23 @@ public final class ThirdPartyTools {
         return require(testClass, "argocd", versioned("argocd")).resolve("argocd");
     }
 
+    /**
+     * The {@code argocd} binary when it is built; when it is not, fails if the tools are {@link #required}, else says
+     * on the console that {@code what} is skipped.
+     */
+    public static Optional<Path> argocdIfPresent(String testClass, String what) {
+        Path dir = versioned("argocd");
+        if (present(dir)) {
+            return Optional.of(dir.resolve("argocd"));
+        }
+        String reason = missing("argocd", dir);
+        if (required()) {
+            throw new IllegalStateException(reason + " (-D" + PROPERTY + " was given, so the tools must be there)");
+        }
+        System.out.println("SKIPPED " + testClass + " (" + what + "): " + reason);
+        return Optional.empty();
+    }
+
     /** The {@code gitserver} binary built from e2e/src/test/go/gitserver as it is now. */
     public static Path gitserver(String testClass) {
         return require(testClass, "gitserver", root().resolve("gitserver-" + gitserverSourceHash()))
@@ -77,9 +95,8 @@ public final class ThirdPartyTools {
     }
 
     private static Path require(String testClass, String tool, Path dir) {
-        boolean present = Files.isRegularFile(dir.resolve(".complete"));
-        String reason = tool + " is not built in " + dir + ": run e2e/tools/build " + tool
-                + " (./test builds it; the first build of flux or argocd takes 10 to 25 minutes on 2 cores)";
+        boolean present = present(dir);
+        String reason = missing(tool, dir);
         if (!present && required()) {
             throw new IllegalStateException(reason + " (-D" + PROPERTY + " was given, so the tools must be there)");
         }
@@ -89,6 +106,15 @@ public final class ThirdPartyTools {
         }
         assumeTrue(present, reason);
         return dir;
+    }
+
+    private static boolean present(Path dir) {
+        return Files.isRegularFile(dir.resolve(".complete"));
+    }
+
+    private static String missing(String tool, Path dir) {
+        return tool + " is not built in " + dir + ": run e2e/tools/build " + tool
+                + " (./test builds it; the first build of flux or argocd takes 10 to 25 minutes on 2 cores)";
     }
 
     /** The cache key e2e/tools/build uses: the first 12 hex digits of sha256(go.mod go.sum *.go). */

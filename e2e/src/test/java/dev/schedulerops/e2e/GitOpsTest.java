@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schedulerops.e2e.support.ArgoCdControllers;
 import dev.schedulerops.e2e.support.ArgoCdHealth;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
@@ -50,8 +51,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the e2e cluster's admin credentials) from our Git server on 127.0.0.1, with this class's operator in-process. Two
  * Kustomizations apply the same commits: {@value #PLAIN} with {@code wait: true} alone (kstatus' own rules) onto
  * {@value #PROFILE}, and {@value #CEL} with the healthCheckExprs of deploy/README.md onto {@value #CEL_PROFILE}; both
- * are built from the Kustomization deploy/README.md shows. Every step holds for both. At the end Argo CD's own health
- * code judges every state the profile went through.
+ * are built from the Kustomization deploy/README.md shows. Every step holds for both. Argo CD's application controller
+ * and repo server v3.1.16 (processes, with Redis) sync a third copy, {@value #ARGO_PROFILE}, through the Application
+ * and argocd-cm deploy/README.md shows, on the same commits; without argocd or redis-server that part is skipped,
+ * visibly (and fails under ./test). At the end Argo CD's own health code judges every state the profile went through.
  *
  * <p>Order matters: each step starts from the state the previous one left. {@code [gitops]} lines narrate it
  * ({@code ./demo --gitops} shows them).
@@ -59,13 +62,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class FluxGitOpsTest {
+class GitOpsTest {
     static final String PROFILE = "label-priority";
     static final String CEL_PROFILE = "label-priority-cel";
     static final String PLAIN = "profiles";
     static final String CEL = "profiles-cel";
     static final String PLAIN_FILE = "samples/label-priority.yaml";
     static final String CEL_FILE = "samples-cel/label-priority-cel.yaml";
+    /** Argo CD's copy, applied by Application {@value #APPLICATION}. */
+    static final String ARGO_PROFILE = "label-priority-argo";
+
+    static final String ARGO_FILE = "samples-argo/label-priority-argo.yaml";
+    static final String APPLICATION = "profiles";
     /** The Kustomizations' interval: how soon Flux puts a hand edit back. */
     static final Duration INTERVAL = Duration.ofSeconds(15);
 
@@ -73,7 +81,7 @@ class FluxGitOpsTest {
     static final String GIT_REPOSITORY_API = "source.toolkit.fluxcd.io/v1";
     static final String PROFILE_API = SchedulerProfile.API_VERSION;
     static final String INADMISSIBLE =
-            "spec.weight: Invalid value: 0: spec.weight in body should be greater than or" + " equal to 1";
+            "spec.weight: Invalid value: 0: spec.weight in body should be greater than or equal to 1";
 
     /** Kinds a profile becomes, watched in the workload namespace (and RoleBindings in kube-system). */
     static final List<Map.Entry<String, String>> OWNED_KINDS = List.of(
@@ -98,6 +106,10 @@ class FluxGitOpsTest {
     Timeline timeline;
     OperatorRuntime operator;
     String sourceName;
+    /** Argo CD's application controller, or null when it cannot run here (said on the console). */
+    ArgoCdControllers argo;
+
+    String argoNamespace;
 
     @BeforeAll
     void startFlux(Cluster cluster) throws IOException {
@@ -118,7 +130,8 @@ class FluxGitOpsTest {
                 "An empty platform repository",
                 Map.of(
                         "samples/README.md", "Profiles for Kustomization " + PLAIN + ".\n",
-                        "samples-cel/README.md", "Profiles for Kustomization " + CEL + ".\n"));
+                        "samples-cel/README.md", "Profiles for Kustomization " + CEL + ".\n",
+                        "samples-argo/README.md", "Profiles for Argo CD Application " + APPLICATION + ".\n"));
 
         flux = FluxControllers.start(cluster, fluxDir, fluxNamespace);
         timeline = new Timeline(client)
@@ -149,12 +162,51 @@ class FluxGitOpsTest {
         say("Setup: Flux (source-controller, kustomize-controller v1.9.6) follows " + server.url("platform.git")
                 + ": Kustomization " + PLAIN + " (wait: true) applies ./samples, " + CEL
                 + " (wait: true + the README's healthCheckExprs) ./samples-cel; both Ready at " + shortRevision(empty));
+        startArgoCd(me, server.url("platform.git"), empty);
+    }
+
+    /** Argo CD's application controller with the README's argocd-cm and Application, when argocd and Redis are here. */
+    void startArgoCd(String me, String repoUrl, String empty) {
+        String what = "Argo CD's application controller";
+        Optional<Path> argocd = ThirdPartyTools.argocdIfPresent(me, what);
+        if (argocd.isEmpty()) {
+            return;
+        }
+        if (!Commands.onPath("redis-server")) {
+            String reason = "redis-server is not installed (apt-get install -y redis-server; .ci/run installs it)";
+            if (ThirdPartyTools.required()) {
+                throw new IllegalStateException(reason);
+            }
+            System.out.println("SKIPPED " + me + " (" + what + "): " + reason);
+            return;
+        }
+        argoNamespace = cluster.createNamespace("argocd").getMetadata().getName();
+        argo = ArgoCdControllers.start(cluster, argocd.get(), argoNamespace, GitOpsReadme.argocdCm());
+        timeline.watch(ArgoCdControllers.APPLICATION_API, "Application", argoNamespace, null, null);
+        ObjectNode app = GitOpsReadme.argoApplication();
+        ((ObjectNode) app.get("metadata")).put("name", APPLICATION).put("namespace", argoNamespace);
+        ((ObjectNode) app.at("/spec/source")).put("repoURL", repoUrl).put("path", "samples-argo");
+        assertThat(app.at("/spec/syncPolicy/automated/prune").asBoolean()).isTrue();
+        assertThat(app.at("/spec/syncPolicy/automated/selfHeal").asBoolean()).isTrue();
+        create(app);
+        Await.until(
+                Duration.ofSeconds(90),
+                "the Application is Synced at the first commit",
+                () -> applicationAt(empty, "Healthy"));
+        say("Setup: Argo CD (application controller, repo server v3.1.16) syncs Application " + APPLICATION
+                + " (automated, prune, self-heal) from ./samples-argo; Synced and Healthy at " + shortRevision(empty));
     }
 
     @AfterAll
     void stopFlux() {
         if (timeline != null) {
             timeline.close();
+        }
+        // The Application carries no finalizer: deleting it leaves its profile, which self-heal no longer restores.
+        if (argo != null) {
+            client.genericKubernetesResources(ArgoCdControllers.APPLICATION_API, "Application")
+                    .inNamespace(argoNamespace)
+                    .delete();
         }
         // Flux first, so that nothing applies a profile again; deleting a Kustomization prunes what it applied.
         if (flux != null) {
@@ -187,7 +239,7 @@ class FluxGitOpsTest {
     @Order(1)
     void aCommittedProfileIsAppliedAndTheKustomizationWaitsUntilItIsReady() throws IOException {
         String sample = Files.readString(cluster.repoRoot().resolve("samples/label-priority.yaml"));
-        String r1 = git.commit("Add the label-priority profile", files(sample));
+        String r1 = commit("Add the label-priority profile", sample);
         say("Step 1: Commit " + shortRevision(r1) + " adds " + PLAIN_FILE + " (and its copy " + CEL_FILE
                 + "); the operator is not running yet");
 
@@ -213,6 +265,13 @@ class FluxGitOpsTest {
         say(
                 "Step 1: 12 s later both Kustomizations still wait: the profile reads status {observedGeneration: 0} (the CRD's"
                         + " default) against generation 1, and kstatus calls that InProgress");
+        awaitApplication(r1, "Progressing");
+        if (argo != null) {
+            assertThat(Commands.labels(profileJson(ARGO_PROFILE).orElseThrow()))
+                    .containsEntry(OperatorTests.RUN_LABEL, namespace);
+            say("Step 1: Argo CD synced " + ARGO_PROFILE + " too: Synced, Progressing (the health check on status"
+                    + " {observedGeneration: 0})");
+        }
 
         operator = OperatorRuntime.start(OperatorTests.operatorConfig(Map.of(), namespace), client);
         Await.until(
@@ -240,6 +299,16 @@ class FluxGitOpsTest {
                     .isLessThan(kustomizationReady);
             assertThat(OperatorTests.isCurrent(profile(profile))).isTrue();
         }
+        if (argo != null) {
+            awaitApplication(r1, "Healthy");
+            long healthy = first(applicationChange()
+                    .and(e -> health(e).equals("Healthy")
+                            && e.object().at("/status/sync/revision").asText().equals(r1)));
+            long profileReady = first(profileChange(ARGO_PROFILE).and(e -> readyAtGeneration(e, 1)));
+            assertThat(profileReady)
+                    .as("%s Ready before the Application turned Healthy", ARGO_PROFILE)
+                    .isLessThan(healthy);
+        }
         say(
                 "Step 1: Operator started: the extender, then the scheduler became Available, the profile Ready (Reconciling=True"
                         + " until then), and only then the Kustomizations turned Ready at " + shortRevision(r1)
@@ -255,8 +324,7 @@ class FluxGitOpsTest {
                 deployment(PROFILE + "-extender").orElseThrow().getMetadata().getGeneration();
         String hashBefore = profile(PROFILE).getStatus().getConfigHash();
 
-        String r2 = git.commit(
-                "label-priority: weight 30", files(git.read(PLAIN_FILE).replace("weight: 20", "weight: 30")));
+        String r2 = commit("label-priority: weight 30", git.read(PLAIN_FILE).replace("weight: 20", "weight: 30"));
         Await.until(
                 Duration.ofSeconds(120),
                 "both Kustomizations are Ready at " + r2,
@@ -298,6 +366,11 @@ class FluxGitOpsTest {
                     .as("Kustomization %s ran its health checks on %s before it was Ready", pair.getKey(), r2)
                     .isLessThan(ready);
         }
+        awaitApplication(r2, "Healthy");
+        if (argo != null) {
+            assertThat(profile(ARGO_PROFILE).getSpec().getWeight()).isEqualTo(30);
+            assertThat(OperatorTests.isCurrent(profile(ARGO_PROFILE))).isTrue();
+        }
         say("Step 2: Commit " + shortRevision(r2) + " sets weight 30: the scheduler restarted with the new config; both"
                 + " Kustomizations went Reconciling, waited for the rollout, and are Ready at " + shortRevision(r2));
     }
@@ -305,8 +378,7 @@ class FluxGitOpsTest {
     @Test
     @Order(3)
     void aProfileTheCrdRefusesFailsTheKustomizationWithTheAdmissionMessage() {
-        String r3 = git.commit(
-                "label-priority: weight 0", files(git.read(PLAIN_FILE).replace("weight: 30", "weight: 0")));
+        String r3 = commit("label-priority: weight 0", git.read(PLAIN_FILE).replace("weight: 30", "weight: 0"));
         Await.until(
                 Duration.ofSeconds(60),
                 "both Kustomizations fail at " + r3,
@@ -316,6 +388,19 @@ class FluxGitOpsTest {
             assertThat(readyCondition(k).path("message").asText()).as(name).contains(INADMISSIBLE);
             assertThat(k.at("/status/lastAppliedRevision").asText()).as(name).isNotEqualTo(revision(r3));
         }
+        if (argo != null) {
+            Await.until(Duration.ofSeconds(60), "Argo CD's sync of " + r3 + " fails", () -> {
+                JsonNode app = applicationJson();
+                return "OutOfSync".equals(app.at("/status/sync/status").asText())
+                        && r3.equals(app.at("/status/sync/revision").asText())
+                        && app.at("/status/operationState/message").asText().contains(INADMISSIBLE);
+            });
+            assertThat(profile(ARGO_PROFILE).getSpec().getWeight()).isEqualTo(30);
+            say("Step 3: Argo CD: OutOfSync, the sync failed: \""
+                    + firstLine(applicationJson()
+                            .at("/status/operationState/message")
+                            .asText()) + "\"");
+        }
         SchedulerProfile untouched = profile(PROFILE);
         assertThat(untouched.getSpec().getWeight()).isEqualTo(30);
         assertThat(untouched.getMetadata().getGeneration()).isEqualTo(2);
@@ -324,12 +409,13 @@ class FluxGitOpsTest {
                 + " sets weight 0: Flux's dry run is refused, both Kustomizations say \"" + INADMISSIBLE
                 + "\"; the profile keeps weight 30");
 
-        String r4 = git.revertLast();
+        String r4 = revertLast();
         Await.until(
                 Duration.ofSeconds(60),
                 "both Kustomizations are Ready at " + r4,
                 () -> readyAt(PLAIN, r4) && readyAt(CEL, r4));
         assertThat(profile(PROFILE).getMetadata().getGeneration()).isEqualTo(2);
+        awaitApplication(r4, "Healthy");
         say("Step 3: Revert " + shortRevision(r4) + ": Ready again, the profile was never changed");
     }
 
@@ -342,17 +428,16 @@ class FluxGitOpsTest {
                 deployment(PROFILE + "-extender").orElseThrow().getMetadata().getGeneration();
         String configVersion = configMapVersion(PROFILE);
 
-        String r5 = git.commit(
-                "label-priority: score with a plugin kube-scheduler does not have",
-                files(git.read(PLAIN_FILE)
-                        + """
-                        plugins:
-                          score:
-                            enabled:
-                              - name: NoSuchPlugin
-                                weight: 1
-                        """
-                                .indent(2)));
+        String refused = git.read(PLAIN_FILE)
+                + """
+                plugins:
+                  score:
+                    enabled:
+                      - name: NoSuchPlugin
+                        weight: 1
+                """
+                        .indent(2);
+        String r5 = commit("label-priority: score with a plugin kube-scheduler does not have", refused);
         Await.until(
                 Duration.ofSeconds(90),
                 "both Kustomizations fail at " + r5,
@@ -387,6 +472,14 @@ class FluxGitOpsTest {
                         + "\"");
             }
         }
+        if (argo != null) {
+            awaitApplication(r5, "Degraded");
+            assertThat(OperatorTests.condition(profile(ARGO_PROFILE), "Stalled")
+                            .orElseThrow()
+                            .getStatus())
+                    .isEqualTo("True");
+            say("Step 4: Argo CD: Synced at " + shortRevision(r5) + ", Degraded (the health check's verdict)");
+        }
         Await.holdsFor(
                 Duration.ofSeconds(5),
                 "nothing of the refused spec is rolled out",
@@ -402,7 +495,7 @@ class FluxGitOpsTest {
                                 == extenderGeneration
                         && configMapVersion(PROFILE).equals(configVersion));
 
-        String r6 = git.revertLast();
+        String r6 = revertLast();
         Await.until(
                 Duration.ofSeconds(90),
                 "both Kustomizations are Ready at " + r6,
@@ -414,6 +507,7 @@ class FluxGitOpsTest {
                         .getGeneration())
                 .as("back to the config it ran: no restart")
                 .isEqualTo(schedulerGeneration);
+        awaitApplication(r6, "Healthy");
         say("Step 4: Revert " + shortRevision(r6) + ": the profile is Ready again and both Kustomizations with it; the"
                 + " scheduler never restarted");
     }
@@ -425,7 +519,7 @@ class FluxGitOpsTest {
                 kustomizationJson(PLAIN).at("/status/lastAppliedRevision").asText();
         long generation = profile(PROFILE).getMetadata().getGeneration();
         long mark = timeline.mark();
-        long auditAtEdit = auditLog().map(FluxGitOpsTest::size).orElse(0L);
+        long auditAtEdit = auditLog().map(GitOpsTest::size).orElse(0L);
         Instant edited = Instant.now();
         Commands.run(
                         List.of(
@@ -444,6 +538,22 @@ class FluxGitOpsTest {
         cluster.kubectl("-n", namespace, "scale", "deployment/" + PROFILE + "-extender", "--replicas=5")
                 .requireSuccess("kubectl scale");
         say("Step 5: kubectl edit sets the profile's weight to 45, and kubectl scale the extender to 5 replicas");
+        long argoGeneration =
+                argo == null ? 0 : profile(ARGO_PROFILE).getMetadata().getGeneration();
+        Instant argoEdited = Instant.now();
+        if (argo != null) {
+            Commands.run(
+                            List.of(
+                                    Commands.kubectl(),
+                                    "--kubeconfig",
+                                    cluster.kubeconfig().toString(),
+                                    "edit",
+                                    "schedulerprofile/" + ARGO_PROFILE),
+                            null,
+                            Map.of("EDITOR", "sed -i -e 's/^  weight: 30$/  weight: 45/'"),
+                            Duration.ofSeconds(60))
+                    .requireSuccess("kubectl edit");
+        }
 
         Await.until(
                 INTERVAL.plus(Duration.ofSeconds(45)), "Flux puts the weight back, the operator the replicas", () -> {
@@ -472,6 +582,23 @@ class FluxGitOpsTest {
         say("Step 5: Flux put weight 30 back "
                 + Duration.between(edited, reverted).toSeconds() + " s after the edit (interval " + INTERVAL.toSeconds()
                 + " s), the operator the 2 replicas");
+        if (argo != null) {
+            Await.until(Duration.ofSeconds(60), "Argo CD puts the weight back", () -> {
+                SchedulerProfile p = profile(ARGO_PROFILE);
+                return p.getSpec().getWeight() == 30 && OperatorTests.isCurrent(p);
+            });
+            Instant argoReverted = timeline.since(mark).stream()
+                    .filter(e -> e.is(SchedulerProfile.KIND, ARGO_PROFILE) && e.generation() == argoGeneration + 2)
+                    .map(Timeline.Entry::at)
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(generationsSeen(timeline.since(mark), SchedulerProfile.KIND, ARGO_PROFILE))
+                    .as("spec writes to %s: the edit and Argo CD's self-heal", ARGO_PROFILE)
+                    .containsExactly(argoGeneration + 1, argoGeneration + 2);
+            awaitApplication(applicationJson().at("/status/sync/revision").asText(), "Healthy");
+            say("Step 5: Argo CD's self-heal put weight 30 back on " + ARGO_PROFILE + " "
+                    + Duration.between(argoEdited, argoReverted).toMillis() + " ms after the edit");
+        }
 
         awaitQuiet(Duration.ofSeconds(5));
         Map<String, Long> repair = writesByObject(timeline.since(mark));
@@ -486,7 +613,7 @@ class FluxGitOpsTest {
         long quiet = timeline.mark();
         long fluxRuns = reconciliations(PLAIN);
         Optional<Path> auditLog = auditLog();
-        long auditMark = auditLog.map(FluxGitOpsTest::size).orElse(0L);
+        long auditMark = auditLog.map(GitOpsTest::size).orElse(0L);
         Duration window = INTERVAL.multipliedBy(2).plus(Duration.ofSeconds(5));
         Await.sleep(window.toMillis());
         long fluxRunsInWindow = reconciliations(PLAIN) - fluxRuns;
@@ -505,7 +632,7 @@ class FluxGitOpsTest {
                 .as("Flux reconciled %s during the window", PLAIN)
                 .isGreaterThanOrEqualTo(2);
         assertThat(writes)
-                .as("writes to the profiles and what they became, at rest")
+                .as("writes to the profiles and what they became, at rest (Flux, Argo CD and the operator)")
                 .isEmpty();
         say("Step 5: Writes from the edits until all was repaired: " + repair);
         say("Step 5: Then " + window.toSeconds() + " s at rest: Flux applied " + PLAIN + " " + fluxRunsInWindow
@@ -520,15 +647,20 @@ class FluxGitOpsTest {
         Map<String, String> removal = new LinkedHashMap<>();
         removal.put(PLAIN_FILE, null);
         removal.put(CEL_FILE, null);
+        removal.put(ARGO_FILE, null);
         String r7 = git.commit("Remove the label-priority profile", removal);
+        refreshArgo();
         Await.until(
                 Duration.ofSeconds(120),
                 "both profiles are gone and both Kustomizations Ready at " + r7,
                 () -> profileJson(PROFILE).isEmpty()
                         && profileJson(CEL_PROFILE).isEmpty()
+                        && profileJson(ARGO_PROFILE).isEmpty()
                         && readyAt(PLAIN, r7)
                         && readyAt(CEL, r7));
-        for (String profile : List.of(PROFILE, CEL_PROFILE)) {
+        awaitApplication(r7, "Healthy");
+        for (String profile :
+                argo == null ? List.of(PROFILE, CEL_PROFILE) : List.of(PROFILE, CEL_PROFILE, ARGO_PROFILE)) {
             assertThat(OperatorTests.leftovers(client, namespace, profile))
                     .as(profile)
                     .isEmpty();
@@ -563,7 +695,8 @@ class FluxGitOpsTest {
         say("Step 6: Commit " + shortRevision(r7)
                 + " removes the file: Flux pruned both profiles, the operator removed the"
                 + " scheduler, then the extender, then the cluster bindings, then let the profile go; both"
-                + " Kustomizations are Ready with nothing in their inventory");
+                + " Kustomizations are Ready with nothing in their inventory"
+                + (argo == null ? "" : "; Argo CD pruned its copy and is Synced and Healthy"));
     }
 
     @Test
@@ -600,6 +733,23 @@ class FluxGitOpsTest {
             verdicts.merge(health.status() + (deleting(state) ? " (pending deletion)" : ""), 1L, Long::sum);
         }
         assertThat(verdicts.keySet()).contains("Progressing", "Healthy", "Degraded");
+        if (argo != null) {
+            // The application controller's own verdicts on its copy, in the order it wrote them.
+            List<String> healths = new ArrayList<>();
+            for (Timeline.Entry e : timeline.matching(applicationChange())) {
+                String h = health(e);
+                if (!h.isEmpty()
+                        && (healths.isEmpty()
+                                || !healths.get(healths.size() - 1).equals(h))) {
+                    healths.add(h);
+                }
+            }
+            assertThat(healths)
+                    .as("the Application's health over the steps")
+                    .containsSubsequence("Healthy", "Progressing", "Healthy", "Degraded", "Healthy");
+            say("Step 7: the application controller's health of Application " + APPLICATION + " over the steps: "
+                    + String.join(" -> ", healths));
+        }
         say("Step 7: Argo CD v3.1.16's own health code on the " + states.size() + " states " + PROFILE
                 + " went through: "
                 + verdicts
@@ -692,13 +842,73 @@ class FluxGitOpsTest {
                 .create();
     }
 
-    /** Both files of a commit: the sample and its copy for the CEL Kustomization, under another name. */
-    static Map<String, String> files(String profileYaml) {
+    /**
+     * The files of a commit: the profile for Kustomization {@value #PLAIN}, its copies for {@value #CEL} and for Argo
+     * CD under other names; Argo CD's copy carries the operator's selector label itself (Flux adds it through the
+     * Kustomization's commonMetadata).
+     */
+    Map<String, String> files(String profileYaml) {
         return Map.of(
                 PLAIN_FILE,
                 profileYaml,
                 CEL_FILE,
-                profileYaml.replace("name: " + PROFILE + "\n", "name: " + CEL_PROFILE + "\n"));
+                profileYaml.replace("name: " + PROFILE + "\n", "name: " + CEL_PROFILE + "\n"),
+                ARGO_FILE,
+                profileYaml.replace(
+                        "name: " + PROFILE + "\n",
+                        "name: " + ARGO_PROFILE + "\n  labels:\n    " + OperatorTests.RUN_LABEL + ": " + namespace
+                                + "\n"));
+    }
+
+    /** Commits {@code profileYaml} (and its copies), pushes, and asks Argo CD to look at once, as a webhook would. */
+    String commit(String message, String profileYaml) {
+        String sha = git.commit(message, files(profileYaml));
+        refreshArgo();
+        return sha;
+    }
+
+    String revertLast() {
+        String sha = git.revertLast();
+        refreshArgo();
+        return sha;
+    }
+
+    void refreshArgo() {
+        if (argo != null) {
+            client.genericKubernetesResources(ArgoCdControllers.APPLICATION_API, "Application")
+                    .inNamespace(argoNamespace)
+                    .withName(APPLICATION)
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            "{\"metadata\":{\"annotations\":{\"argocd.argoproj.io/refresh\":\"normal\"}}}");
+        }
+    }
+
+    JsonNode applicationJson() {
+        GenericKubernetesResource app = client.genericKubernetesResources(
+                        ArgoCdControllers.APPLICATION_API, "Application")
+                .inNamespace(argoNamespace)
+                .withName(APPLICATION)
+                .get();
+        return app == null ? Commands.json("{}") : Commands.json(Serialization.asJson(app));
+    }
+
+    /** Synced at {@code sha} and of health {@code health}. */
+    boolean applicationAt(String sha, String health) {
+        JsonNode app = applicationJson();
+        return "Synced".equals(app.at("/status/sync/status").asText())
+                && sha.equals(app.at("/status/sync/revision").asText())
+                && health.equals(app.at("/status/health/status").asText());
+    }
+
+    /** Waits, when Argo CD runs, until the Application is Synced at {@code sha} with {@code health}. */
+    void awaitApplication(String sha, String health) {
+        if (argo != null) {
+            Await.until(
+                    Duration.ofSeconds(120),
+                    "Application " + APPLICATION + " Synced at " + sha + " and " + health,
+                    () -> applicationAt(sha, health));
+        }
     }
 
     static String revision(String sha) {
@@ -762,6 +972,14 @@ class FluxGitOpsTest {
                         && e.object().at("/status/lastAppliedRevision").asText().equals(revision(sha))));
     }
 
+    static Predicate<Timeline.Entry> applicationChange() {
+        return e -> e.is("Application", APPLICATION);
+    }
+
+    static String health(Timeline.Entry e) {
+        return e.object().at("/status/health/status").asText();
+    }
+
     static Predicate<Timeline.Entry> kustomizationChange(String name) {
         return e -> e.is("Kustomization", name);
     }
@@ -814,7 +1032,7 @@ class FluxGitOpsTest {
     /** Writes to our profiles and what they became ("Kind/name" to count), not to the Kustomizations. */
     Map<String, Long> writesByObject(List<Timeline.Entry> entries) {
         return entries.stream()
-                .filter(e -> !e.kind().equals("Kustomization"))
+                .filter(e -> !e.kind().equals("Kustomization") && !e.kind().equals("Application"))
                 .collect(Collectors.groupingBy(e -> e.kind() + "/" + e.name(), TreeMap::new, Collectors.counting()));
     }
 
