@@ -115,21 +115,6 @@ public final class RunCommand implements Callable<Integer> {
                     + " default 10).")
     Integer reconcileThreads;
 
-    @Option(
-            names = "--unscheduled-pod-events",
-            negatable = true,
-            description = "Record a Warning event on each pod that no scheduler will take (its schedulerName names a"
-                    + " profile that is not Ready, refused or deleted, or no profile and no scheduler looked at it);"
-                    + " needs list/watch on pods and create on events in every namespace (env"
-                    + " SCHEDULEROPS_UNSCHEDULED_POD_EVENTS, default on).")
-    Boolean unscheduledPodEvents;
-
-    @Option(
-            names = "--unscheduled-pod-grace-seconds",
-            description = "How long a pod may wait for its scheduler before it is told why none takes it (env"
-                    + " SCHEDULEROPS_UNSCHEDULED_POD_GRACE_SECONDS, default 60).")
-    Integer unscheduledPodGraceSeconds;
-
     @Override
     public Integer call() throws Exception {
         OperatorConfig config = OperatorConfig.fromEnvironment(flagOverrides());
@@ -176,8 +161,6 @@ public final class RunCommand implements Callable<Integer> {
         putIfSet(overrides, OperatorConfig.ENV_API_QPS, apiQps);
         putIfSet(overrides, OperatorConfig.ENV_API_BURST, apiBurst);
         putIfSet(overrides, OperatorConfig.ENV_RECONCILE_THREADS, reconcileThreads);
-        putIfSet(overrides, OperatorConfig.ENV_UNSCHEDULED_POD_EVENTS, unscheduledPodEvents);
-        putIfSet(overrides, OperatorConfig.ENV_UNSCHEDULED_POD_GRACE_SECONDS, unscheduledPodGraceSeconds);
         return overrides;
     }
 

@@ -32,11 +32,6 @@ public final class ProfileEvents {
         this.instance = instance;
     }
 
-    /** Who records the events: the operator pod's name. */
-    public String instance() {
-        return instance;
-    }
-
     public void normal(SchedulerProfile profile, String reason, String message) {
         record(profile, NORMAL, reason, message);
     }

@@ -2,7 +2,6 @@ package dev.schedulerops.operator.reconcile;
 
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,8 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
  * What the reconciler knows of each profile and of its own work, kept for the operator's {@code /metrics}: the
  * runtime turns it into Prometheus series when it is scraped. Plain values, no metrics library, so the reconciler and
  * its tests stay free of one. Label values are bounded: profile names (created by the cluster's administrators, one
- * series each), condition reasons (a fixed vocabulary), kinds ({@link OwnedKind}) and {@link UnscheduledPods.Cause}s;
- * never a pod's name.
+ * series each), condition reasons (a fixed vocabulary), and kinds
+ * ({@link OwnedKind}); never a pod's name.
  */
 public final class ProfileMetrics {
 
@@ -41,16 +40,9 @@ public final class ProfileMetrics {
     private final Map<String, Profile> profiles = new ConcurrentHashMap<>();
     private final Map<String, Map<String, Instant>> certificates = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> applyFailures = new ConcurrentHashMap<>();
-    private final Map<UnscheduledPods.Cause, LongAdder> podWarnings = new EnumMap<>(UnscheduledPods.Cause.class);
-    private volatile Map<UnscheduledPods.Cause, Long> unscheduledPods = Map.of();
 
-    public ProfileMetrics() {
-        for (UnscheduledPods.Cause cause : UnscheduledPods.Cause.values()) {
-            podWarnings.put(cause, new LongAdder());
-        }
-    }
-
-    void recorded(
+    /** What the reconcile of {@code profile} just recorded in its status. */
+    public void recorded(
             String profile,
             boolean ready,
             String readyReason,
@@ -68,25 +60,19 @@ public final class ProfileMetrics {
     }
 
     /** The notAfter of each certificate of {@code profile} (empty: TLS Disabled, nothing to expire). */
-    void certificates(String profile, Map<String, Instant> notAfter) {
+    public void certificates(String profile, Map<String, Instant> notAfter) {
         certificates.put(profile, Map.copyOf(notAfter));
     }
 
-    void forget(String profile) {
+    /** {@code profile} is deleted: its series go. */
+    public void forget(String profile) {
         profiles.remove(profile);
         certificates.remove(profile);
     }
 
-    void applyFailed(ApplyFailure failure) {
+    /** The API server refused an apply. */
+    public void applyFailed(ApplyFailure failure) {
         applyFailures.computeIfAbsent(failure.kind(), k -> new LongAdder()).increment();
-    }
-
-    void podWarned(UnscheduledPods.Cause cause) {
-        podWarnings.get(cause).increment();
-    }
-
-    void unscheduledPods(Map<UnscheduledPods.Cause, Long> byCause) {
-        unscheduledPods = Map.copyOf(byCause);
     }
 
     /** Every profile this instance has reconciled and not seen deleted, by name. */
@@ -106,15 +92,5 @@ public final class ProfileMetrics {
     /** Applies the API server refused, by the refused object's kind. */
     public long applyFailures(String kind) {
         return Optional.ofNullable(applyFailures.get(kind)).map(LongAdder::sum).orElse(0L);
-    }
-
-    /** Warning events recorded on pods no scheduler will take, by cause. */
-    public long podWarnings(UnscheduledPods.Cause cause) {
-        return podWarnings.get(cause).sum();
-    }
-
-    /** Pods that no scheduler will take, by cause, at the last look. */
-    public long unscheduledPods(UnscheduledPods.Cause cause) {
-        return unscheduledPods.getOrDefault(cause, 0L);
     }
 }

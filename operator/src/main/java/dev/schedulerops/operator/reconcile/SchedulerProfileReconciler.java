@@ -82,9 +82,6 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     private final ProtectedNamespaces protectedNamespaces;
     private final RolloutSlots slots;
     private final ProfileMetrics metrics;
-    private final UnscheduledPodWatch.Settings podWatchSettings;
-    private final boolean seesAllProfiles;
-    private volatile UnscheduledPodWatch podWatch;
     private volatile OwnedInformers informers;
     private volatile ProfileRollout rollout;
     private volatile ProfileTls tls;
@@ -100,29 +97,21 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
     public SchedulerProfileReconciler(
             ClusterFacts facts, ProfileEvents events, ProtectedNamespaces protectedNamespaces, RolloutSlots slots) {
-        this(facts, events, protectedNamespaces, slots, new ProfileMetrics(), UnscheduledPodWatch.Settings.off(), true);
+        this(facts, events, protectedNamespaces, slots, new ProfileMetrics());
     }
 
-    /**
-     * @param metrics where the reconciler leaves what {@code /metrics} shows of the profiles and its work
-     * @param podWatch whether, and after how long, pods that no scheduler will take are told why
-     * @param seesAllProfiles false when only the profiles of a label selector are reconciled
-     */
+    /** @param metrics where the reconciler leaves what {@code /metrics} shows of the profiles and its work */
     public SchedulerProfileReconciler(
             ClusterFacts facts,
             ProfileEvents events,
             ProtectedNamespaces protectedNamespaces,
             RolloutSlots slots,
-            ProfileMetrics metrics,
-            UnscheduledPodWatch.Settings podWatch,
-            boolean seesAllProfiles) {
+            ProfileMetrics metrics) {
         this.facts = facts;
         this.events = events;
         this.protectedNamespaces = protectedNamespaces;
         this.slots = slots;
         this.metrics = metrics;
-        this.podWatchSettings = podWatch;
-        this.seesAllProfiles = seesAllProfiles;
     }
 
     @Override
@@ -138,26 +127,6 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         slots.onTurn(wakeUps::propagateEvent);
         List<EventSource<?, SchedulerProfile>> sources = new ArrayList<>(informers.eventSources());
         sources.add(wakeUps);
-        if (podWatchSettings.enabled()) {
-            var unscheduled = UnscheduledPodWatch.informer(context);
-            IndexerResourceCache<SchedulerProfile> cache = context.getPrimaryCache();
-            var client = context.getClient();
-            PodEvents podEvents = new PodEvents(client, events.instance());
-            podWatch = new UnscheduledPodWatch(
-                    () -> unscheduled.list(pod -> true).toList(),
-                    () -> cache.list().toList(),
-                    () -> client.resources(SchedulerProfile.class).list().getItems().stream()
-                            .map(SchedulerProfile::effectiveSchedulerName)
-                            .collect(java.util.stream.Collectors.toSet()),
-                    podEvents::warn,
-                    metrics,
-                    podWatchSettings,
-                    seesAllProfiles,
-                    facts.workloadNamespace(),
-                    Clock.systemUTC());
-            podWatch.start();
-            sources.add(unscheduled);
-        }
         return sources;
     }
 
@@ -300,10 +269,6 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
             if (teardown.advance(profile)) {
                 LOG.info("everything of {} is deleted", profile.getMetadata().getName());
                 metrics.forget(profile.getMetadata().getName());
-                UnscheduledPodWatch watch = podWatch;
-                if (watch != null) {
-                    watch.deleted(profile);
-                }
                 return DeleteControl.defaultDelete();
             }
             return DeleteControl.noFinalizerRemoval().rescheduleAfter(TEARDOWN_POLL_MILLIS);
@@ -316,14 +281,6 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     /** The Kubernetes version the operator renders for (the API server's, read again every few minutes). */
     public String kubernetesVersion() {
         return facts.kubernetesVersion();
-    }
-
-    /** Stops looking at unscheduled pods. */
-    public void close() {
-        UnscheduledPodWatch watch = podWatch;
-        if (watch != null) {
-            watch.close();
-        }
     }
 
     /** How many objects of {@code kind} the operator's informers cache (what a flood of labelled objects would grow). */

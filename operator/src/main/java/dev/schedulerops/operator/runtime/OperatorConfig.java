@@ -4,7 +4,6 @@ import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.ImagePolicy;
 import dev.schedulerops.operator.reconcile.ProtectedNamespaces;
 import dev.schedulerops.operator.reconcile.RolloutSlots;
-import dev.schedulerops.operator.reconcile.UnscheduledPodWatch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,9 +44,6 @@ import java.util.stream.Collectors;
  *     {@link ApiRateLimiter}
  * @param apiBurst how many requests may go at once above that rate, as client-go's {@code Burst}
  * @param reconcileThreads how many profiles are reconciled at the same time (JOSDK's reconciliation threads)
- * @param unscheduledPodEvents whether pods that no scheduler will take get a Warning event saying why (watches pods
- *     without a node in every namespace; see {@link UnscheduledPodWatch})
- * @param unscheduledPodGraceSeconds how long such a pod waits before it is told
  */
 public record OperatorConfig(
         String workloadNamespace,
@@ -66,9 +62,7 @@ public record OperatorConfig(
         int versionCheckSeconds,
         double apiQps,
         int apiBurst,
-        int reconcileThreads,
-        boolean unscheduledPodEvents,
-        int unscheduledPodGraceSeconds) {
+        int reconcileThreads) {
 
     // The environment variables read, also the keys of fromEnvironment's overrides.
     public static final String ENV_WORKLOAD_NAMESPACE = "SCHEDULEROPS_WORKLOAD_NAMESPACE";
@@ -91,8 +85,6 @@ public record OperatorConfig(
     public static final String ENV_API_QPS = "SCHEDULEROPS_API_QPS";
     public static final String ENV_API_BURST = "SCHEDULEROPS_API_BURST";
     public static final String ENV_RECONCILE_THREADS = "SCHEDULEROPS_RECONCILE_THREADS";
-    public static final String ENV_UNSCHEDULED_POD_EVENTS = "SCHEDULEROPS_UNSCHEDULED_POD_EVENTS";
-    public static final String ENV_UNSCHEDULED_POD_GRACE_SECONDS = "SCHEDULEROPS_UNSCHEDULED_POD_GRACE_SECONDS";
 
     /**
      * Enough for 200 new profiles (about 40 writes each) to be rendered in under two minutes, a tenth of what a
@@ -151,10 +143,6 @@ public record OperatorConfig(
         if (reconcileThreads < 1) {
             throw new IllegalArgumentException(ENV_RECONCILE_THREADS + " must be at least 1, not " + reconcileThreads);
         }
-        if (unscheduledPodGraceSeconds < 0) {
-            throw new IllegalArgumentException(
-                    ENV_UNSCHEDULED_POD_GRACE_SECONDS + " must be at least 0, not " + unscheduledPodGraceSeconds);
-        }
     }
 
     /** The environment with {@code overrides} (same SCHEDULEROPS_* keys, e.g. from command-line flags) on top. */
@@ -204,16 +192,7 @@ public record OperatorConfig(
                 integer(env, ENV_VERSION_CHECK_SECONDS, 300),
                 decimal(env, ENV_API_QPS, DEFAULT_API_QPS),
                 integer(env, ENV_API_BURST, DEFAULT_API_BURST),
-                integer(env, ENV_RECONCILE_THREADS, DEFAULT_RECONCILE_THREADS),
-                bool(env, ENV_UNSCHEDULED_POD_EVENTS, true),
-                integer(env, ENV_UNSCHEDULED_POD_GRACE_SECONDS, (int)
-                        UnscheduledPodWatch.Settings.DEFAULT_GRACE.toSeconds()));
-    }
-
-    /** Whether, and after how long, pods that no scheduler will take are told why. */
-    public UnscheduledPodWatch.Settings unscheduledPods() {
-        return new UnscheduledPodWatch.Settings(
-                unscheduledPodEvents, java.time.Duration.ofSeconds(unscheduledPodGraceSeconds));
+                integer(env, ENV_RECONCILE_THREADS, DEFAULT_RECONCILE_THREADS));
     }
 
     /** The image policy: the allowed repositories, or the defaults derived from the operator's own images. */

@@ -3,7 +3,6 @@ package dev.schedulerops.operator.runtime;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.reconcile.OwnedKind;
 import dev.schedulerops.operator.reconcile.ProfileMetrics;
-import dev.schedulerops.operator.reconcile.UnscheduledPods;
 import dev.schedulerops.operator.validation.SupportedVersions;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -78,17 +77,6 @@ final class OperatorMetrics {
                     .description("Applies the API server refused (RBAC, an admission webhook or policy, a quota), by"
                             + " kind of object; the profile's Ready says which object and why")
                     .tag("kind", name)
-                    .register(registry);
-        }
-        for (UnscheduledPods.Cause cause : UnscheduledPods.Cause.values()) {
-            Gauge.builder("schedulerops.unscheduled.pods", profiles, p -> p.unscheduledPods(cause))
-                    .description("Pods no scheduler will take, by cause, at the operator's last look (after the"
-                            + " grace period)")
-                    .tag("cause", cause.label())
-                    .register(registry);
-            FunctionCounter.builder("schedulerops.unscheduled.pod.events", profiles, p -> p.podWarnings(cause))
-                    .description("Warning events recorded on pods no scheduler will take, by cause")
-                    .tag("cause", cause.label())
                     .register(registry);
         }
     }

@@ -48,7 +48,6 @@ public final class OperatorRuntime implements AutoCloseable {
     /** Whether this instance leads: set when it takes the lease, or at once without leader election. */
     private final AtomicBoolean leading = new AtomicBoolean();
 
-    private final SchedulerProfileReconciler reconciler;
     private final OperatorMetrics operatorMetrics;
 
     private OperatorRuntime(OperatorConfig config, KubernetesClient client, MeterBinder... moreMetrics)
@@ -79,10 +78,7 @@ public final class OperatorRuntime implements AutoCloseable {
                 new ProfileEvents(client, instanceName()),
                 new ProtectedNamespaces(config.protectedNamespaces()),
                 slots,
-                profileMetrics,
-                config.unscheduledPods(),
-                config.profileSelector().isEmpty());
-        this.reconciler = reconciler;
+                profileMetrics);
         this.operatorMetrics = new OperatorMetrics(
                 registry, profileMetrics, reconciler::kubernetesVersion, () -> leading.get() && started.get());
         Gauge.builder("schedulerops.rollouts", slots, s -> s.rolling().size())
@@ -111,12 +107,16 @@ public final class OperatorRuntime implements AutoCloseable {
                     .register(registry);
         }
 
+        // Made once, here: JOSDK may apply the overrider more than once, and the gauges must count what the instance
+        // JOSDK keeps sees.
+        ReconcileMetrics reconcileMetrics =
+                new ReconcileMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry), registry);
         this.operator = new Operator(overrider -> {
             overrider
                     .withKubernetesClient(client)
                     .withCloseClientOnStop(false)
                     .withConcurrentReconciliationThreads(config.reconcileThreads())
-                    .withMetrics(new ReconcileMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry), registry));
+                    .withMetrics(reconcileMetrics);
             if (config.leaderElection()) {
                 overrider.withLeaderElectionConfiguration(leaderElection(config));
             } else {
@@ -141,7 +141,7 @@ public final class OperatorRuntime implements AutoCloseable {
                 "operator configured: kubernetes {}, workload namespace {}, reconciling {}, allowed image repositories {},"
                         + " protected {}, leader election {}, http {}:{},"
                         + " at most {} profiles rolling at once, {} reconciling at once, API requests at most {}/s"
-                        + " (burst {}), events on pods no scheduler takes {}",
+                        + " (burst {})",
                 facts.kubernetesVersion(),
                 config.workloadNamespace(),
                 config.profileSelector().isEmpty() ? "all profiles" : "profiles matching " + config.profileSelector(),
@@ -155,8 +155,7 @@ public final class OperatorRuntime implements AutoCloseable {
                 config.maxConcurrentRollouts(),
                 config.reconcileThreads(),
                 config.apiQps(),
-                config.apiBurst(),
-                config.unscheduledPodEvents() ? "on (after " + config.unscheduledPodGraceSeconds() + " s)" : "off");
+                config.apiBurst());
     }
 
     /**
@@ -230,7 +229,6 @@ public final class OperatorRuntime implements AutoCloseable {
         }
         LOG.info("stopping the operator");
         versionWatch.close();
-        reconciler.close();
         try {
             operator.stop();
         } catch (RuntimeException e) {

@@ -54,9 +54,12 @@ final class ReconcileMetrics implements Metrics {
         this.errors = Map.of(RECONCILE, errors(registry, RECONCILE), CLEANUP, errors(registry, CLEANUP));
         Gauge.builder("schedulerops.reconcile.queue.depth", this, m -> Math.max(0, m.submitted.get() - m.started.get()))
                 .description("Reconciles waiting for a reconcile thread (SCHEDULEROPS_RECONCILE_THREADS are all busy)")
+                // Micrometer holds a gauge's object weakly; JOSDK keeps no reference to this one that it would see.
+                .strongReference(true)
                 .register(registry);
         Gauge.builder("schedulerops.reconciles.running", this, m -> Math.max(0, m.started.get() - m.finished.get()))
                 .description("Reconciles running now")
+                .strongReference(true)
                 .register(registry);
     }
 

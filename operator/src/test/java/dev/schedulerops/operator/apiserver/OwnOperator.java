@@ -46,6 +46,11 @@ final class OwnOperator implements AutoCloseable {
         return profileLabels;
     }
 
+    /** The port of its HTTP endpoints (/metrics, /healthz, /readyz) on 127.0.0.1. */
+    int httpPort() {
+        return runtime.httpPort();
+    }
+
     @Override
     public void close() {
         runtime.close();
