@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 /**
  * The third-party binaries {@code e2e/tools/build} puts into {@code ~/.cache/schedulerops/tools/<name>-<version>/} (or
  * {@code -Dschedulerops.tools.dir}): Flux's controllers and CRDs, our Git server, Argo CD. A tool is there when its
- * directory holds {@code .complete}. {@code ./test} builds them first and passes the directory as
+ * directory holds {@code .complete}. Also promtool (the {@code prometheus} tool). {@code ./test} builds them first and passes the directory as
  * {@code -Dschedulerops.tools.dir}: then a missing tool fails the test. Without the property (a developer's run) a
  * missing tool skips it, saying so on the console.
  */
@@ -65,6 +65,11 @@ public final class ThirdPartyTools {
         }
         System.out.println("SKIPPED " + testClass + " (" + what + "): " + reason);
         return Optional.empty();
+    }
+
+    /** The {@code promtool} binary of {@code prometheus-v<version>/}. */
+    public static Path promtool(String testClass) {
+        return require(testClass, "prometheus", versioned("prometheus")).resolve("promtool");
     }
 
     /** The {@code gitserver} binary built from e2e/src/test/go/gitserver as it is now. */
