@@ -160,7 +160,15 @@ public final class GeneratedProfiles {
 
             @Override
             public String next() {
-                return generator.next(random).value();
+                if (net.jqwik.api.sessions.JqwikSession.isActive()) {
+                    return generator.next(random).value();
+                }
+                // Outside a property some arbitraries (frequencyOf's, memoized ones) need jqwik's session, or every
+                // draw throws OutsideJqwikException: seed -5833332284001834870 drew nothing else.
+                String[] drawn = new String[1];
+                net.jqwik.api.sessions.JqwikSession.run(
+                        () -> drawn[0] = generator.next(random).value());
+                return drawn[0];
             }
         });
     }
