@@ -13,6 +13,12 @@
 # CoreDNS runs as a host process on 10.213.0.1:53 rather than as a pod: it needs no image, starts before any pod
 # and cannot be scheduled away; the kubelet hands 10.213.0.1 to pods as their nameserver. It serves cluster.local
 # only: there is no `forward`, so no pod query ever leaves the machine.
+#
+# NetworkPolicy: the bridge CNI enforces none. `e2e/cluster network-policy on` (or SCHEDULEROPS_NETWORK_POLICY=on for
+# `e2e/cluster real-node`) starts kube-router as a host process with only its firewall (no router, no service proxy:
+# kube-proxy stays the service proxy); it turns the NetworkPolicies of the node's pods into iptables chains
+# (KUBE-ROUTER-*, KUBE-POD-FW-*, KUBE-NWPLCY-*) and ipsets (KUBE-SRC-*, KUBE-DST-*). `network-policy off` and
+# `e2e/cluster down` stop it and remove both.
 
 NODE_NAME="${SCHEDULEROPS_REAL_NODE:-real-node}"
 NODE_BRIDGE=sops0
@@ -43,6 +49,15 @@ node_require() {
     [ -x "$BIN_DIR/$b" ] || die "$BIN_DIR/$b missing: run 'e2e/cluster build'"
   done
   [ -d /sys/fs/cgroup/memory ] || die "the real node expects the cgroup v1 memory hierarchy at /sys/fs/cgroup/memory"
+}
+
+# What kube-router's firewall needs besides the node's tools: ipset, and br_netfilter so that packets between two pods
+# of the bridge pass iptables (its set, physdev, NFLOG and addrtype matches are built into this kernel; see
+# "Third-party tools" in e2e/README.md).
+node_network_policy_require() {
+  command -v ipset >/dev/null 2>&1 || die "missing for the NetworkPolicy enforcer: ipset (apt-get install ipset; .ci/run installs it)"
+  [ "$(sysctl -n net.bridge.bridge-nf-call-iptables 2>/dev/null)" = 1 ] \
+    || die "the NetworkPolicy enforcer needs br_netfilter with net.bridge.bridge-nf-call-iptables=1 (the real node sets it)"
 }
 
 node_pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
@@ -383,7 +398,15 @@ real_node() {
   node_wait "node $NODE_NAME Ready" 90 node_ready
   touch "$(node_state)/.up"
   node_taint_kwok
-  log "real node $NODE_NAME is Ready (containerd, kubelet, kube-proxy, CoreDNS; logs in $(node_logs))"
+  case "${SCHEDULEROPS_NETWORK_POLICY:-}" in
+    on) node_network_policy_up ;;
+    off) node_network_policy_down ;;
+    "") ;;
+    *) die "SCHEDULEROPS_NETWORK_POLICY is '$SCHEDULEROPS_NETWORK_POLICY': on or off" ;;
+  esac
+  local enforcer=""
+  node_pid_alive "$(node_run)/kube-router.pid" && enforcer=", kube-router's NetworkPolicy firewall"
+  log "real node $NODE_NAME is Ready (containerd, kubelet, kube-proxy, CoreDNS$enforcer; logs in $(node_logs))"
   echo "$NODE_NAME"
 }
 
@@ -395,6 +418,129 @@ node_restart_kubelet() {
   node_kubelet_up
   node_wait "node $NODE_NAME Ready after the kubelet restart" 60 node_ready
   log "kubelet restarted"
+}
+
+# --- NetworkPolicy enforcer ---------------------------------------------------------------------------------
+
+# kube-router's firewall only. It reads pods, namespaces, NetworkPolicies, its node (for the node's addresses) and,
+# through the informers it starts for every controller, services and endpoints; it writes nothing to the API, so it
+# runs under a read-only identity of its own (a client certificate of the cluster CA, like CoreDNS's).
+node_kube_router_rbac() {
+  kc apply -f - >/dev/null <<'EOF'
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: system:schedulerops:kube-router
+rules:
+  - apiGroups: [""]
+    resources: [pods, namespaces, nodes, services, endpoints]
+    verbs: [get, list, watch]
+  - apiGroups: [networking.k8s.io]
+    resources: [networkpolicies]
+    verbs: [get, list, watch]
+  - apiGroups: [discovery.k8s.io]
+    resources: [endpointslices]
+    verbs: [get, list, watch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: system:schedulerops:kube-router
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "system:schedulerops:kube-router"}
+subjects:
+  - {apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:schedulerops:kube-router"}
+EOF
+}
+
+# Its first full sync is done: the jump it keeps first in FORWARD, and its default policy chain.
+node_kube_router_synced() {
+  iptables -t filter -S FORWARD 2>/dev/null | grep -q -- '-j KUBE-ROUTER-FORWARD' \
+    && iptables -t filter -S KUBE-NWPLCY-DEFAULT >/dev/null 2>&1
+}
+
+node_kube_router_ipsets() {
+  command -v ipset >/dev/null 2>&1 || return 0
+  ipset list -n 2>/dev/null | grep -E '^(KUBE-SRC-|KUBE-DST-|kube-router)' || true
+}
+
+node_network_policy_up() {
+  real_node_exists || die "no real node: run 'e2e/cluster real-node' first"
+  node_network_policy_require
+  local pidfile="$(node_run)/kube-router.pid"
+  if node_pid_alive "$pidfile"; then
+    log "kube-router's NetworkPolicy firewall is already running"
+    return
+  fi
+  local binary
+  # Cached after the first build (about 7 minutes on 2 cores); ./test builds it before the tests.
+  binary=$("$(dirname "$0")/tools/build" kube-router 9>&- | tail -n 1) || die "could not build kube-router (e2e/tools/build kube-router)"
+  [ -x "$binary" ] || die "kube-router missing at '$binary' (e2e/tools/build kube-router)"
+  node_cert kube-router "/CN=system:schedulerops:kube-router" clientAuth
+  node_kubeconfig kube-router
+  node_kube_router_rbac
+  # Whatever a killed kube-router left would be kept by the new one's sync, not replaced.
+  node_network_policy_cleanup
+  log "starting kube-router $("$binary" --version 2>&1 | grep -o 'v[0-9][0-9.]*' | head -1): the NetworkPolicy firewall only (no router, no service proxy)"
+  NODE_NAME="$NODE_NAME" node_spawn kube-router "$pidfile" "$binary" \
+    --run-firewall=true --run-router=false --run-service-proxy=false --run-loadbalancer=false \
+    --kubeconfig "$(node_pki)/kube-router.kubeconfig" --hostname-override "$NODE_NAME" \
+    --service-cluster-ip-range "$NODE_SERVICE_CIDR" --health-port 0 --metrics-port 0 --v=1
+  local i
+  for i in $(seq 1 60); do
+    node_pid_alive "$pidfile" || die "kube-router exited: $(tail -5 "$(node_logs)/kube-router.log" 2>/dev/null)"
+    node_kube_router_synced && break
+    sleep 1
+  done
+  node_kube_router_synced || die "kube-router did not install its chains within 60 s (log: $(node_logs)/kube-router.log)"
+  log "kube-router enforces the NetworkPolicies of $NODE_NAME's pods (log: $(node_logs)/kube-router.log)"
+}
+
+node_network_policy_down() {
+  local pidfile="$(node_run)/kube-router.pid"
+  node_pid_alive "$pidfile" && log "stopping kube-router and removing its chains and ipsets: NetworkPolicies are no longer enforced"
+  node_stop_pid kube-router "$pidfile"
+  node_network_policy_cleanup
+  local left
+  left=$(node_network_policy_leftovers)
+  [ -z "$left" ] || die "kube-router left behind: $left"
+}
+
+# kube-router leaves its rules in place when it stops (only --cleanup-config removes them, and that runs the router's
+# and the service proxy's clean-ups as well): the jumps into its chains, its chains (flushed first, since they jump
+# into each other), then its ipsets, once no rule refers to them. kube-proxy's KUBE-* chains are left alone.
+node_network_policy_cleanup() {
+  local chains chain rule
+  chains=$(iptables -t filter -S 2>/dev/null | sed -n 's/^-N \(KUBE-ROUTER-[^ ]*\|KUBE-POD-FW-[^ ]*\|KUBE-NWPLCY-[^ ]*\)$/\1/p')
+  { iptables -t filter -S 2>/dev/null | grep -E '^-A (INPUT|FORWARD|OUTPUT) .*-j KUBE-ROUTER-' | sed 's/^-A/-D/' \
+    | while read -r rule; do eval "iptables -t filter $rule" 2>/dev/null || true; done; } || true
+  for chain in $chains; do iptables -t filter -F "$chain" 2>/dev/null || true; done
+  for chain in $chains; do iptables -t filter -X "$chain" 2>/dev/null || true; done
+  local set
+  for set in $(node_kube_router_ipsets); do
+    ipset destroy "$set" 2>/dev/null || true
+  done
+}
+
+node_network_policy_leftovers() {
+  local out=""
+  iptables -t filter -S 2>/dev/null | grep -qE '^-N (KUBE-ROUTER-|KUBE-POD-FW-|KUBE-NWPLCY-)' && out="chains $(iptables -t filter -S \
+    | sed -n 's/^-N \(KUBE-ROUTER-[^ ]*\|KUBE-POD-FW-[^ ]*\|KUBE-NWPLCY-[^ ]*\)$/\1/p' | tr '\n' ' ')"
+  node_kube_router_ipsets | grep -q . && out="$out ipsets $(node_kube_router_ipsets | tr '\n' ' ')"
+  printf '%s' "$out"
+}
+
+node_network_policy_status() {
+  if node_pid_alive "$(node_run)/kube-router.pid"; then echo on; else echo off; fi
+}
+
+# e2e/cluster network-policy on|off|status
+network_policy() {
+  case "${1:-status}" in
+    on) node_network_policy_up ;;
+    off) node_network_policy_down ;;
+    status) node_network_policy_status ;;
+    *) die "usage: e2e/cluster network-policy on|off|status" ;;
+  esac
 }
 
 # --- teardown ----------------------------------------------------------------------------------------------
@@ -505,12 +651,13 @@ node_down_own() {
   findmnt -rn -o TARGET | grep -qF "/schedulerops/$CLUSTER" && left+=("mounts")
   ip link show "$NODE_BRIDGE" >/dev/null 2>&1 && left+=("bridge $NODE_BRIDGE")
   iptables-save 2>/dev/null | grep -qE '^:(KUBE-|SCHEDULEROPS-)' && left+=("iptables chains")
+  node_kube_router_ipsets | grep -q . && left+=("ipsets: $(node_kube_router_ipsets | tr '\n' ' ')")
   [ ${#left[@]} -eq 0 ] || die "the real node left behind: ${left[*]}"
 }
 
 node_teardown() {
   local c
-  for c in kubelet kube-proxy coredns apiserver-proxy; do
+  for c in kube-router kubelet kube-proxy coredns apiserver-proxy; do
     node_stop_pid "$c" "$(node_run)/$c.pid"
   done
   node_kill_pods
@@ -520,6 +667,7 @@ node_teardown() {
   node_unmount
   node_remove_cgroups
   node_iptables_cleanup
+  node_network_policy_cleanup # its ipsets, once no rule refers to them
   local veth
   for veth in $(ip -o link show master "$NODE_BRIDGE" 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1); do
     ip link del "$veth" 2>/dev/null || true

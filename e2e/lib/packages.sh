@@ -1,6 +1,6 @@
-# The Debian packages the real node (e2e/lib/node.sh), its images (e2e/images) and the Argo CD health-check tests
-# need; sourced by .ci/run and ./demo --in-cluster. install_missing_packages installs those missing with apt-get when
-# it runs as root, and otherwise fails naming them.
+# The Debian packages the real node (e2e/lib/node.sh), its images (e2e/images), the Argo CD health-check tests and
+# GitOpsTest (git, and Redis for Argo CD's controller) need; sourced by .ci/run and ./demo --in-cluster.
+# install_missing_packages installs those missing with apt-get when it runs as root, and otherwise fails naming them.
 
 # command-or-path package
 required_packages=(
@@ -22,6 +22,7 @@ required_packages=(
   "git git"
   "unzip unzip"
   "gcc gcc libc6-dev"
+  "redis-server redis-server"
 )
 
 install_missing_packages() {

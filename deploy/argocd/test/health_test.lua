@@ -36,6 +36,12 @@ local cases = {
     message = "Waiting for the operator to report status",
   },
   {
+    name = "a fresh profile (the CRD's status default, nothing observed yet) is Progressing",
+    obj = profile(1, { observedGeneration = 0, conditions = {} }),
+    status = "Progressing",
+    message = "Waiting for the operator to observe generation 1 (observed 0)",
+  },
+  {
     name = "a stale observedGeneration is Progressing even when Ready is True",
     obj = profile(4, { observedGeneration = 3, conditions = allAvailable }),
     status = "Progressing",

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schedulerops.e2e.support.ArgoCdHealth;
 import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.E2eSettings;
+import dev.schedulerops.e2e.support.ThirdPartyTools;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -25,7 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The Argo CD health check deploy/argocd/health.lua, run by a real Lua interpreter on sample SchedulerProfiles
  * (src/test/resources/deploy/argocd/*.yaml, each with the health it must produce). Argo CD embeds gopher-lua, a Lua
- * 5.1 dialect, so the samples run under every interpreter installed among lua5.1, lua5.3 and lua5.4.
+ * 5.1 dialect, so the samples run under every interpreter installed among lua5.1, lua5.3 and lua5.4; and under Argo CD
+ * itself (the argocd binary of e2e/tools/build), with the argocd-cm deploy/README.md shows.
  */
 class ArgoHealthCheckTest {
 
@@ -36,6 +39,7 @@ class ArgoHealthCheckTest {
     private static final Pattern SUMMARY = Pattern.compile("(\\d+) passed, (\\d+) failed");
 
     private static List<String> interpreters;
+    private static ArgoCdHealth argoCd;
 
     /** The installed interpreters; skips, saying so on the console too, when there is none. */
     private static synchronized List<String> requireLua() {
@@ -105,6 +109,36 @@ class ArgoHealthCheckTest {
                         + " (Argo CD's Lua dialect) is not installed (apt-get install -y lua5.1)");
     }
 
+    /**
+     * The same samples under Argo CD itself ({@code argocd admin settings resource-overrides health}, the application
+     * controller's code path, gopher-lua), with the argocd-cm of deploy/README.md. Skipped, visibly, without the argocd
+     * binary (e2e/tools/build argocd); {@code ./test} builds it, and then it must run.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("samples")
+    void argoCdItselfGivesEachSampleItsHealth(String name, Path sample) throws IOException {
+        JsonNode document = Commands.yamlDocuments(Files.readString(sample)).get(0);
+
+        ArgoCdHealth.Health health = argoCd().of(document.path("object"));
+
+        assertThat(health.status())
+                .as("%s status", name)
+                .isEqualTo(document.at("/expected/status").asText());
+        assertThat(health.message())
+                .as("%s message", name)
+                .isEqualTo(document.at("/expected/message").asText());
+    }
+
+    private static synchronized ArgoCdHealth argoCd() {
+        if (argoCd == null) {
+            argoCd = new ArgoCdHealth(
+                    ThirdPartyTools.argocd(ArgoHealthCheckTest.class.getSimpleName()),
+                    GitOpsReadme.argocdCm(),
+                    E2eSettings.targetDir().resolve("argocd-health"));
+        }
+        return argoCd;
+    }
+
     @Test
     void luaLiteralKeepsStringsIntact() {
         JsonNode node = Commands.json("{\"a\":\"quote \\\" back\\\\slash\\nnew ]] line\",\"n\":[1,2.5,true,null]}");
@@ -114,7 +148,7 @@ class ArgoHealthCheckTest {
     }
 
     /** Runs health.lua with {@code obj} set to the sample, as Argo CD does; returns status and message. */
-    private static Map.Entry<String, String> evaluate(String lua, JsonNode object) {
+    static Map.Entry<String, String> evaluate(String lua, JsonNode object) {
         Path health = E2eSettings.repoRoot().resolve("deploy/argocd/health.lua");
         String driver = "obj = " + luaLiteral(object) + "\n"
                 + "local hs = dofile(" + luaString(health.toString()) + ")\n"

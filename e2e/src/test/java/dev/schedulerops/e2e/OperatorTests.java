@@ -256,6 +256,19 @@ final class OperatorTests {
         return created;
     }
 
+    /**
+     * Applies the cluster roles that profiles are bound to (deploy/rbac/profile-roles.yaml, shared by every test). An
+     * operator run in the test JVM needs them as soon as a profile's pods really run: without them the extender cannot
+     * list nodes and never becomes Ready.
+     */
+    static void installProfileRoles(KubernetesClient admin) throws IOException {
+        try (var in = Files.newInputStream(E2eSettings.repoRoot().resolve("deploy/rbac/profile-roles.yaml"))) {
+            for (HasMetadata role : admin.load(in).items()) {
+                admin.resource(role).serverSideApply();
+            }
+        }
+    }
+
     static List<ClusterRoleBinding> clusterRoleBindingsOf(KubernetesClient client, String profile) {
         return client.rbac()
                 .clusterRoleBindings()

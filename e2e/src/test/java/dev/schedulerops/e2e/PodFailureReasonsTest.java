@@ -51,6 +51,7 @@ class PodFailureReasonsTest {
         RealNode.ensure();
         client = cluster.client();
         Crds.installWithKubectl(cluster);
+        OperatorTests.installProfileRoles(client);
         namespace = OperatorTests.createRestrictedNamespace(cluster, "failures");
         operator = OperatorRuntime.start(OperatorTests.operatorConfig(Map.of(), namespace), client);
     }

@@ -17,20 +17,25 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * The run's real node ({@code e2e/cluster real-node}: containerd, kubelet, kube-proxy, CoreDNS on this machine),
- * added once to the shared cluster, and what a test can see of its containers from the host: their processes
- * under {@code /proc} and their cgroups.
+ * added once to the shared cluster with its NetworkPolicy enforcer (kube-router's firewall, {@code e2e/cluster
+ * network-policy on}) unless {@code -Dschedulerops.networkPolicy=off}, and what a test can see of its containers from
+ * the host: their processes under {@code /proc}, their cgroups, and the enforcer's iptables rules.
  */
 public final class RealNode {
     /** The local registry the node pulls from (e2e/images); the images keep their public names. */
     public static final String REGISTRY = "127.0.0.1:5005";
+
+    /** {@code -Dschedulerops.networkPolicy=off} keeps the enforcer off ({@code ./demo --in-cluster} may). */
+    public static final String NETWORK_POLICY_PROPERTY = "schedulerops.networkPolicy";
 
     private static String name;
 
     private RealNode() {}
 
     /**
-     * Adds the real node (idempotent) after checking that every image it will pull is in the local registry.
-     * Returns its name. Fails, naming the command to run, when something is missing.
+     * Adds the real node (idempotent) after checking that every image it will pull is in the local registry, and
+     * turns its NetworkPolicy enforcer on (or off with {@code -Dschedulerops.networkPolicy=off}). Returns its name.
+     * Fails, naming the command to run, when something is missing.
      */
     public static synchronized String ensure() {
         if (name == null) {
@@ -43,8 +48,57 @@ public final class RealNode {
             requireImages();
             ClusterScript.Result result = ClusterScript.runOrFail(Duration.ofMinutes(5), "real-node");
             name = result.lastLine();
+            networkPolicy(!"off".equals(System.getProperty(NETWORK_POLICY_PROPERTY, "on")));
         }
         return name;
+    }
+
+    /**
+     * Starts ({@code true}) or stops the node's NetworkPolicy enforcer and waits until its rules are in place or gone
+     * ({@code e2e/cluster network-policy on|off}). The first {@code on} on a fresh machine builds kube-router (about 7
+     * minutes on 2 cores; {@code ./test} builds it before the tests).
+     */
+    public static void networkPolicy(boolean on) {
+        ClusterScript.runOrFail(Duration.ofMinutes(15), "network-policy", on ? "on" : "off");
+    }
+
+    /** Whether the enforcer runs ({@code e2e/cluster network-policy status}). */
+    public static boolean networkPolicyEnforced() {
+        return ClusterScript.runOrFail(Duration.ofSeconds(30), "network-policy", "status")
+                .lastLine()
+                .equals("on");
+    }
+
+    /**
+     * The packets kube-router's REJECT rule for a pod has refused so far: the rule that ends the pod's firewall chain
+     * ({@code KUBE-POD-FW-...}) for what no NetworkPolicy admitted, counted by iptables. Empty while the enforcer has
+     * no such rule (off, or not synced yet). kube-router rewrites the filter table at each sync, which sets the counters
+     * back to 0: compare two readings only when the second is larger.
+     */
+    public static Optional<Long> rejectedPackets(String namespace, String pod) {
+        String comment = "rule to REJECT traffic destined for POD name:" + pod + " namespace: " + namespace;
+        return iptablesCounters(comment).stream().reduce(Long::sum);
+    }
+
+    private static List<Long> iptablesCounters(String comment) {
+        return iptablesSave().stream()
+                .filter(l -> l.contains("\"" + comment + "\""))
+                .map(RealNode::packets)
+                .toList();
+    }
+
+    /** {@code [packets:bytes] -A CHAIN ...}: the packets. */
+    private static long packets(String counted) {
+        return Long.parseLong(counted.substring(1, counted.indexOf(':')));
+    }
+
+    private static List<String> iptablesSave() {
+        return Commands.run(List.of("iptables-save", "-c", "-t", "filter"), Duration.ofSeconds(30))
+                .requireSuccess("iptables-save -c -t filter")
+                .stdout()
+                .lines()
+                .filter(l -> l.startsWith("["))
+                .toList();
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.schedulerops.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -60,6 +61,18 @@ public class SchedulerProfile extends CustomResource<SchedulerProfileSpec, Sched
     @Required
     public SchedulerProfileSpec getSpec() {
         return super.getSpec();
+    }
+
+    /**
+     * Defaulted by the API server to {@code {observedGeneration: 0, conditions: []}} until the operator writes one, so
+     * a profile nobody has reconciled yet reads as not observed: kstatus (Flux's {@code wait: true}) takes a custom
+     * resource without a status as Current, and with this default it sees generation 1 against observedGeneration 0
+     * (InProgress) instead. The API server applies it on every read, so it never needs to be stored.
+     */
+    @Override
+    @Default("{\"observedGeneration\":0}")
+    public SchedulerProfileStatus getStatus() {
+        return super.getStatus();
     }
 
     /** The name pods put in spec.schedulerName: spec.schedulerName, or metadata.name when unset. */
