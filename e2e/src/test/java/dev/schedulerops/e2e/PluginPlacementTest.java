@@ -86,17 +86,19 @@ class PluginPlacementTest {
     void mostAllocatedPacksAndLeastAllocatedSpreadsWithAPluginsOnlyProfile() throws Exception {
         String sample = sampleSpec("plugins-only.yaml");
         assertThat(sample).doesNotContain("labelKey");
-        List<String> packPool = pool("pack", 3, Map.of());
+        List<String> packPool = pool("pack", 3);
         List<String> packed;
         try (ProfileHarness.Running profile = harness.run("plugins-only-" + suffix, sample)) {
-            assertThat(profile.extender()).as("a plugins-only profile has no extender").isEmpty();
+            assertThat(profile.extender())
+                    .as("a plugins-only profile has no extender")
+                    .isEmpty();
             assertThat(profile.config().has("extenders")).isFalse();
             packed = placeOneByOne(profile.profile(), "pack-" + suffix, 4, "500m", "1Gi");
         }
         System.out.println("[plugins] MostAllocated (samples/plugins-only.yaml) on " + packPool + ": " + packed);
         assertThat(new HashSet<>(packed)).as("every pod on one node").hasSize(1);
 
-        List<String> spreadPool = pool("spread", 3, Map.of());
+        List<String> spreadPool = pool("spread", 3);
         List<String> spread;
         try (ProfileHarness.Running profile =
                 harness.run("least-allocated-" + suffix, sample.replace("MostAllocated", "LeastAllocated"))) {
@@ -115,7 +117,7 @@ class PluginPlacementTest {
     void theCustomPluginsSamplePacksOntoLabelledNodes() throws Exception {
         String sample = sampleSpec("custom-plugins.yaml");
         String labelKey = YAML.readTree(sample).path("labelKey").asText();
-        List<String> nodes = pool("custom", 4, Map.of());
+        List<String> nodes = pool("custom", 4);
         List<String> labelled = nodes.subList(0, 3);
         labelled.forEach(n -> MergePatch.nodeLabel(client, n, labelKey, "1"));
         List<String> placed;
@@ -123,8 +125,8 @@ class PluginPlacementTest {
             assertThat(profile.extender()).isPresent();
             placed = placeOneByOne(profile.profile(), "custom-" + suffix, 4, "500m", "1Gi");
         }
-        System.out.println("[plugins] samples/custom-plugins.yaml, labelled " + labelled + " unlabelled "
-                + nodes.get(3) + ": " + placed);
+        System.out.println("[plugins] samples/custom-plugins.yaml, labelled " + labelled + " unlabelled " + nodes.get(3)
+                + ": " + placed);
         assertThat(new HashSet<>(placed)).hasSize(1);
         assertThat(labelled).contains(placed.get(0));
     }
@@ -137,7 +139,7 @@ class PluginPlacementTest {
      */
     @Test
     void aDisabledScorePluginStopsMattering() throws Exception {
-        List<String> nodes = pool("affinity", 3, Map.of());
+        List<String> nodes = pool("affinity", 3);
         String best = nodes.get(0);
         MergePatch.nodeLabel(client, best, BEST, "yes");
         fill(best, "2", "8Gi");
@@ -166,7 +168,7 @@ class PluginPlacementTest {
      */
     @Test
     void addedAffinityKeepsPodsOffNodes() throws Exception {
-        List<String> nodes = pool("added", 3, Map.of());
+        List<String> nodes = pool("added", 3);
         String excluded = nodes.get(0);
         MergePatch.nodeLabel(client, excluded, "e2e.schedulerops.dev/tier", "blocked");
         fill(nodes.get(1), "1", "4Gi");
@@ -192,38 +194,46 @@ class PluginPlacementTest {
             pinned = client.resource(pinned).create();
             Event failed = awaitEvent(pinned, "FailedScheduling");
             System.out.println("[plugins] a pod that selects " + excluded + ": " + failed.getMessage());
-            assertThat(failed.getMessage()).contains("node(s) didn't match Pod's node affinity/selector");
+            // addedAffinity has a reason of its own, apart from the pod's own selector's.
+            assertThat(failed.getMessage()).contains("1 node(s) didn't match scheduler-enforced node affinity");
             assertThat(client.resource(pinned).get().getSpec().getNodeName()).isNull();
         }
     }
 
     /**
-     * percentageOfNodesToScore: kube-scheduler stops looking once it has found that many feasible nodes (never fewer
-     * than 100, so the pool has 150), scores only those, and starts the next pod's search where this one stopped. With
-     * 100 every pod sees the pool's one "best" node (preferred affinity, weight 100) and goes there. With 1 each pod
-     * sees 100 consecutive nodes of the 150 (plus the cluster's others, which fail the pool filter); the windows of
-     * four consecutive pods cannot all hold the best node, so at least one pod goes elsewhere.
+     * percentageOfNodesToScore: kube-scheduler stops filtering once it has found that share of the cluster's nodes
+     * feasible (never fewer than 100 nodes, so the pool has 150), scores only those, and starts the next pod's search
+     * where this one stopped. With 100 every pod sees all 150 and goes to the pool's one "best" node (preferred
+     * affinity, weight 100, which outweighs the few points LeastAllocated gives the emptier nodes). With less, each pod
+     * sees 100 consecutive pool nodes of the 150 and the windows move on by 100 each pod, so of any three consecutive
+     * pods one does not see the best node and goes elsewhere: six pods cannot all land there. (1 percent gives the
+     * floor of 100 nodes, as kube-scheduler's adaptive default does for a cluster of this size: it is the 100 that
+     * the scheduler would not apply if the setting did not reach it.)
      */
     @Test
     void percentageOfNodesToScoreIsHonoured() throws Exception {
-        List<String> nodes = bulkPool("pct", 150);
+        List<String> nodes = pool("pct", 150);
         String best = nodes.get(75);
         MergePatch.nodeLabel(client, best, BEST, "yes");
         List<String> all;
+        JsonNode rendered;
         try (ProfileHarness.Running profile =
                 harness.run("score-all-" + suffix, "scheduler:\n  percentageOfNodesToScore: 100\n")) {
-            assertThat(profile.config().at("/percentageOfNodesToScore").asInt()).isEqualTo(100);
+            rendered = profile.config().path("percentageOfNodesToScore");
             all = placeOneByOne(profile.profile(), "pct-" + suffix, 4, "10m", "16Mi", true);
         }
         List<String> few;
         try (ProfileHarness.Running profile =
                 harness.run("score-few-" + suffix, "scheduler:\n  percentageOfNodesToScore: 1\n")) {
-            few = placeOneByOne(profile.profile(), "pct-" + suffix, 4, "10m", "16Mi", true);
+            few = placeOneByOne(profile.profile(), "pct-" + suffix, 6, "10m", "16Mi", true);
         }
-        System.out.println("[plugins] best node " + best + " of 150: percentageOfNodesToScore 100 -> " + all
-                + "; 1 -> " + few);
-        assertThat(all).containsOnly(best);
-        assertThat(few).anyMatch(n -> !n.equals(best));
+        System.out.println(
+                "[plugins] best node " + best + " of 150: percentageOfNodesToScore 100 -> " + all + "; 1 -> " + few);
+        assertThat(all).as("with 100, every pod goes to the best node").containsOnly(best);
+        assertThat(few).as("with 1, some pod does not see the best node").anyMatch(n -> !n.equals(best));
+        assertThat(rendered.asInt())
+                .as("the rendered configuration's percentageOfNodesToScore")
+                .isEqualTo(100);
     }
 
     /**
@@ -232,7 +242,7 @@ class PluginPlacementTest {
      */
     @Test
     void theFilterReasonInKubectlDescribePod() throws Exception {
-        List<String> nodes = pool("reason", 3, Map.of());
+        List<String> nodes = pool("reason", 3);
         String labelKey = "e2e.schedulerops.dev/reason-" + suffix;
         try (ProfileHarness.Running profile =
                 harness.run("filter-reason-" + suffix, "labelKey: " + labelKey + "\nverbs: [Filter]\n")) {
@@ -246,7 +256,8 @@ class PluginPlacementTest {
             String expected = nodes.size() + " node(s) lack the label \"" + labelKey
                     + "\" required by the SchedulerProfile extender";
             System.out.println("[plugins] kubectl describe pod: "
-                    + describe.stdout().lines()
+                    + describe.stdout()
+                            .lines()
                             .filter(l -> l.contains("FailedScheduling"))
                             .findFirst()
                             .orElse("")
@@ -258,8 +269,7 @@ class PluginPlacementTest {
             MergePatch.nodeLabel(client, nodes.get(1), labelKey, "x");
             int[] tries = {0};
             Await.until(Duration.ofSeconds(60), name(pending) + " bound", () -> {
-                MergePatch.podAnnotation(
-                        client, pods, name(pending), "e2e/retry", Integer.toString(++tries[0]));
+                MergePatch.podAnnotation(client, pods, name(pending), "e2e/retry", Integer.toString(++tries[0]));
                 Await.sleep(2000);
                 return client.resource(pending).get().getSpec().getNodeName() != null;
             });
@@ -269,20 +279,16 @@ class PluginPlacementTest {
 
     // --- pools, pods and placements ---
 
-    /** {@code n} new KWOK nodes of a pool of their own. */
-    private List<String> pool(String name, int n, Map<String, String> labels) {
-        Map<String, String> all = new HashMap<>(labels);
-        all.put(POOL, name + "-" + suffix);
-        return cluster.addNodes(n, all);
-    }
-
-    /** {@code n} KWOK nodes created through the API directly (the cluster script makes them one by one). */
-    private List<String> bulkPool(String name, int n) {
+    /**
+     * {@code n} new KWOK nodes (4 CPUs, 16Gi) of a pool of their own, created through the API at once. They carry a
+     * NoSchedule taint that only the test's pods tolerate, so the cluster's own scheduler never puts the pods of the
+     * Deployments the operator renders on them: only the test's pods and fill pods use their resources.
+     */
+    private List<String> pool(String name, int n) {
+        String pool = name + "-" + suffix;
         Map<String, Quantity> capacity =
                 Map.of("cpu", new Quantity("4"), "memory", new Quantity("16Gi"), "pods", new Quantity("110"));
-        List<String> names = IntStream.range(0, n)
-                .mapToObj(i -> name + "-" + suffix + "-" + i)
-                .toList();
+        List<String> names = IntStream.range(0, n).mapToObj(i -> pool + "-" + i).toList();
         for (String node : names) {
             client.resource(new NodeBuilder()
                             .withNewMetadata()
@@ -291,9 +297,17 @@ class PluginPlacementTest {
                             .addToAnnotations("node.alpha.kubernetes.io/ttl", "0")
                             .addToLabels("kubernetes.io/hostname", node)
                             .addToLabels("kubernetes.io/os", "linux")
+                            .addToLabels("kubernetes.io/arch", "amd64")
                             .addToLabels("type", "kwok")
-                            .addToLabels(POOL, name + "-" + suffix)
+                            .addToLabels(POOL, pool)
                             .endMetadata()
+                            .withNewSpec()
+                            .addNewTaint()
+                            .withKey(POOL)
+                            .withValue(pool)
+                            .withEffect("NoSchedule")
+                            .endTaint()
+                            .endSpec()
                             .withNewStatus()
                             .withCapacity(capacity)
                             .withAllocatable(capacity)
@@ -304,16 +318,14 @@ class PluginPlacementTest {
         }
         Await.until(
                 Duration.ofSeconds(180),
-                n + " nodes of pool " + name + " Ready and untainted",
-                () -> client.nodes().withLabel(POOL, name + "-" + suffix).list().getItems().stream()
+                n + " nodes of pool " + pool + " Ready and without the node lifecycle's taints",
+                () -> client.nodes().withLabel(POOL, pool).list().getItems().stream()
                                 .filter(node -> node.getStatus().getConditions() != null
                                         && node.getStatus().getConditions().stream()
-                                                .anyMatch(c -> "Ready".equals(c.getType())
-                                                        && "True".equals(c.getStatus()))
-                                        && (node.getSpec().getTaints() == null
-                                                || node.getSpec().getTaints().stream()
-                                                        .noneMatch(t -> t.getKey()
-                                                                .startsWith("node.kubernetes.io/"))))
+                                                .anyMatch(c ->
+                                                        "Ready".equals(c.getType()) && "True".equals(c.getStatus()))
+                                        && node.getSpec().getTaints().stream()
+                                                .noneMatch(t -> t.getKey().startsWith("node.kubernetes.io/")))
                                 .count()
                         == n);
         return names;
@@ -371,6 +383,11 @@ class PluginPlacementTest {
                 .withOperator("Exists")
                 .withEffect("NoSchedule")
                 .endToleration()
+                .addNewToleration()
+                .withKey(POOL)
+                .withOperator("Exists")
+                .withEffect("NoSchedule")
+                .endToleration()
                 .addNewContainer()
                 .withName("app")
                 .withImage("registry.k8s.io/pause:3.10")
@@ -425,7 +442,8 @@ class PluginPlacementTest {
 
     /** The spec of a shipped sample, as YAML text to apply under another name. */
     private String sampleSpec(String file) throws IOException {
-        JsonNode sample = YAML.readTree(Files.readString(cluster.repoRoot().resolve("samples").resolve(file)));
+        JsonNode sample = YAML.readTree(
+                Files.readString(cluster.repoRoot().resolve("samples").resolve(file)));
         ObjectNode spec = (ObjectNode) sample.path("spec").deepCopy();
         spec.remove("schedulerName");
         return YAML.writeValueAsString(spec).replaceFirst("^---\\n", "");

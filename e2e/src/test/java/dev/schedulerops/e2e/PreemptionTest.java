@@ -114,8 +114,8 @@ class PreemptionTest {
     void withPreemptTheVictimsAreOnlyOnNodesTheFilterKeeps() throws Exception {
         Pool pool = fullPool("preempt-on");
         try (PodTimeline timeline = PodTimeline.start(client);
-                ProfileHarness.Running profile = harness.run(
-                        "preempt-on-" + suffix, "labelKey: " + LABEL + "\nverbs: [Filter, Preempt]\n")) {
+                ProfileHarness.Running profile =
+                        harness.run("preempt-on-" + suffix, "labelKey: " + LABEL + "\nverbs: [Filter, Preempt]\n")) {
             Pod high = client.resource(pod("high-" + suffix, profile.profile(), "high-" + suffix, pool.name()))
                     .create();
             String node = awaitBound(high);
@@ -148,20 +148,19 @@ class PreemptionTest {
     void withoutPreemptTheSchedulersOwnPreemptionFreesUnlabelledNodesButThePodLandsOnALabelledOne() throws Exception {
         Pool pool = fullPool("preempt-off");
         try (PodTimeline timeline = PodTimeline.start(client);
-                ProfileHarness.Running profile = harness.run(
-                        "preempt-off-" + suffix, "labelKey: " + LABEL + "\nverbs: [Filter]\n")) {
+                ProfileHarness.Running profile =
+                        harness.run("preempt-off-" + suffix, "labelKey: " + LABEL + "\nverbs: [Filter]\n")) {
             Pod high = client.resource(pod("high-off-" + suffix, profile.profile(), "high-" + suffix, pool.name()))
                     .create();
             // The first victim is on an unlabelled node: nothing told kube-scheduler that node was of no use.
-            Await.until(Duration.ofSeconds(60), "a first victim", () -> !deleted(timeline, pool).isEmpty());
+            Await.until(Duration.ofSeconds(60), "a first victim", () -> !deleted(timeline, pool)
+                    .isEmpty());
             String firstVictim = deleted(timeline, pool).get(0);
             assertThat(pool.unlabelled()).contains(pool.nodeOf(firstVictim));
             // It goes on until it has freed a labelled node (each unlabelled one, once it has room, is refused by the
             // filter as unresolvable, and so is not freed twice).
-            Await.until(
-                    Duration.ofSeconds(60),
-                    "a victim on a labelled node",
-                    () -> deleted(timeline, pool).stream().anyMatch(v -> pool.labelled().contains(pool.nodeOf(v))));
+            Await.until(Duration.ofSeconds(60), "a victim on a labelled node", () -> deleted(timeline, pool).stream()
+                    .anyMatch(v -> pool.labelled().contains(pool.nodeOf(v))));
             // kube-scheduler 1.33 (asynchronous preemption) may leave the pod in its unschedulable queue after the last
             // victim went (observed: two minutes, until the test stopped it); any update of the pod requeues it.
             String node = null;
@@ -212,7 +211,8 @@ class PreemptionTest {
     /** The fill pods of the pool that the watch saw deleted, in that order. */
     private static List<String> deleted(PodTimeline timeline, Pool pool) {
         return timeline.changes().stream()
-                .filter(c -> c.action() == Watcher.Action.DELETED && pool.fillPods().contains(c.name()))
+                .filter(c ->
+                        c.action() == Watcher.Action.DELETED && pool.fillPods().contains(c.name()))
                 .map(PodTimeline.Change::name)
                 .distinct()
                 .toList();
@@ -223,8 +223,8 @@ class PreemptionTest {
         Map<String, Pod> present = client.pods().inNamespace(pods).list().getItems().stream()
                 .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p));
         return pool.fillPods().stream()
-                .filter(p -> !present.containsKey(p)
-                        || present.get(p).getMetadata().getDeletionTimestamp() != null)
+                .filter(p ->
+                        !present.containsKey(p) || present.get(p).getMetadata().getDeletionTimestamp() != null)
                 .toList();
     }
 

@@ -72,7 +72,10 @@ final class ProfileHarness implements AutoCloseable {
 
     /** A profile's scheduler and (when it has one) its extender, both running. */
     record Running(
-            String profile, ObjectNode config, Optional<ChildProcess> extender, int extenderHealthPort,
+            String profile,
+            ObjectNode config,
+            Optional<ChildProcess> extender,
+            int extenderHealthPort,
             KubeSchedulerProcess scheduler)
             implements AutoCloseable {
         /** Sum of a counter's samples on the extender's /metrics whose labels contain {@code labelFilter}. */
@@ -119,8 +122,12 @@ final class ProfileHarness implements AutoCloseable {
                 writeSecret(names.schedulerClientSecret(), tlsDir, "scheduler-");
                 ObjectNode tls = (ObjectNode) bundled.get("tlsConfig");
                 if (tls.has("certFile")) {
-                    tls.put("certFile", tlsDir.resolve("scheduler-" + Names.TLS_CERT).toString());
-                    tls.put("keyFile", tlsDir.resolve("scheduler-" + Names.TLS_KEY).toString());
+                    tls.put(
+                            "certFile",
+                            tlsDir.resolve("scheduler-" + Names.TLS_CERT).toString());
+                    tls.put(
+                            "keyFile",
+                            tlsDir.resolve("scheduler-" + Names.TLS_KEY).toString());
                 }
                 tls.put("caFile", tlsDir.resolve("scheduler-" + Names.CA_CERT).toString());
                 // The serving certificate names the extender Service, not 127.0.0.1.
@@ -141,7 +148,13 @@ final class ProfileHarness implements AutoCloseable {
                 .withName(names.extender())
                 .waitUntilCondition(d -> d != null, 120, TimeUnit.SECONDS);
         Map<String, String> env = new HashMap<>();
-        for (EnvVar var : deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()) {
+        for (EnvVar var : deployment
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getEnv()) {
             if (var.getValue() != null) {
                 env.put(var.getName(), var.getValue());
             }
@@ -156,14 +169,22 @@ final class ProfileHarness implements AutoCloseable {
         env.put("KUBECONFIG", cluster.kubeconfig().toString());
         if (env.containsKey("SCHEDULEROPS_TLS_CERT_FILE")) {
             writeSecret(names.extenderTlsSecret(), tlsDir, "extender-");
-            env.put("SCHEDULEROPS_TLS_CERT_FILE", tlsDir.resolve("extender-" + Names.TLS_CERT).toString());
-            env.put("SCHEDULEROPS_TLS_KEY_FILE", tlsDir.resolve("extender-" + Names.TLS_KEY).toString());
+            env.put(
+                    "SCHEDULEROPS_TLS_CERT_FILE",
+                    tlsDir.resolve("extender-" + Names.TLS_CERT).toString());
+            env.put(
+                    "SCHEDULEROPS_TLS_KEY_FILE",
+                    tlsDir.resolve("extender-" + Names.TLS_KEY).toString());
         }
         if (env.containsKey("SCHEDULEROPS_TLS_CLIENT_CA_FILE")) {
-            env.put("SCHEDULEROPS_TLS_CLIENT_CA_FILE", tlsDir.resolve("extender-" + Names.CLIENT_CA).toString());
+            env.put(
+                    "SCHEDULEROPS_TLS_CLIENT_CA_FILE",
+                    tlsDir.resolve("extender-" + Names.CLIENT_CA).toString());
         }
         ChildProcess process = cluster.startProcess(
-                "extender-" + names.profile(), List.of(java(), "-jar", E2eSettings.extenderJar().toString()), env);
+                "extender-" + names.profile(),
+                List.of(java(), "-jar", E2eSettings.extenderJar().toString()),
+                env);
         Await.until(
                 Duration.ofSeconds(60),
                 "the extender of " + names.profile() + " is ready",
