@@ -36,9 +36,10 @@ class GeneratedProfilesTest {
         List<String> created = new ArrayList<>();
         int sent = 0;
         for (int drawn = 0; sent < wanted && drawn < wanted * 20; drawn++) {
+            String document = samples.next(); // outside the try: a generator that throws fails the test
             SchedulerProfile profile;
             try {
-                profile = ProfileYaml.readOne(samples.next());
+                profile = ProfileYaml.readOne(document);
             } catch (Exception e) {
                 continue; // not an object at all: ProfileFuzzTest covers the reading; nothing to send
             }

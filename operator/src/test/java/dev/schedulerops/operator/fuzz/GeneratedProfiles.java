@@ -151,7 +151,7 @@ public final class GeneratedProfiles {
         long seed = fixed == null || fixed.isBlank() ? new java.util.Random().nextLong() : Long.parseLong(fixed);
         System.out.println("[generated profiles] seed " + seed + " (reproduce with -Dfuzz.seed=" + seed + ")");
         java.util.Random random = new java.util.Random(seed);
-        net.jqwik.api.RandomGenerator<String> generator = inSession(() -> arbitrary.generator(100));
+        net.jqwik.api.RandomGenerator<String> generator = arbitrary.generator(100);
         return new Sample(seed, new java.util.Iterator<>() {
             @Override
             public boolean hasNext() {
@@ -160,25 +160,17 @@ public final class GeneratedProfiles {
 
             @Override
             public String next() {
-                return inSession(() -> generator.next(random).value());
+                if (net.jqwik.api.sessions.JqwikSession.isActive()) {
+                    return generator.next(random).value();
+                }
+                // Outside a property some arbitraries (frequencyOf's, memoized ones) need jqwik's session, or every
+                // draw throws OutsideJqwikException: seed -5833332284001834870 drew nothing else.
+                String[] drawn = new String[1];
+                net.jqwik.api.sessions.JqwikSession.run(
+                        () -> drawn[0] = generator.next(random).value());
+                return drawn[0];
             }
         });
-    }
-
-    /**
-     * Runs {@code action} where jqwik's generators work: outside a property (a plain JUnit test) they need a {@link
-     * net.jqwik.api.sessions.JqwikSession} on the current thread, else every draw throws OutsideJqwikException.
-     */
-    private static <T> T inSession(java.util.function.Supplier<T> action) {
-        if (net.jqwik.api.sessions.JqwikSession.isActive()) {
-            return action.get();
-        }
-        net.jqwik.api.sessions.JqwikSession.start();
-        try {
-            return action.get();
-        } finally {
-            net.jqwik.api.sessions.JqwikSession.finish();
-        }
     }
 
     public static Arbitrary<String> documents() {
