@@ -151,7 +151,6 @@ public final class GeneratedProfiles {
         long seed = fixed == null || fixed.isBlank() ? new java.util.Random().nextLong() : Long.parseLong(fixed);
         System.out.println("[generated profiles] seed " + seed + " (reproduce with -Dfuzz.seed=" + seed + ")");
         java.util.Random random = new java.util.Random(seed);
-        net.jqwik.api.RandomGenerator<String> generator = arbitrary.generator(100);
         return new Sample(seed, new java.util.Iterator<>() {
             @Override
             public boolean hasNext() {
@@ -161,13 +160,15 @@ public final class GeneratedProfiles {
             @Override
             public String next() {
                 if (net.jqwik.api.sessions.JqwikSession.isActive()) {
-                    return generator.next(random).value();
+                    return arbitrary.generator(100).next(random).value();
                 }
-                // Outside a property some arbitraries (frequencyOf's, memoized ones) need jqwik's session, or every
-                // draw throws OutsideJqwikException: seed -5833332284001834870 drew nothing else.
+                // Outside a property, building a generator (memoized ones) and drawing from it (frequencyOf's) both
+                // need jqwik's session, or they throw OutsideJqwikException: seed -5833332284001834870 drew nothing
+                // in GeneratedProfilesTest, -2889766447467665866 threw in GeneratedProfilesAcceptedBySchedulerTest.
+                // The same seed still draws the same documents: the generator is a pure function of the Random.
                 String[] drawn = new String[1];
                 net.jqwik.api.sessions.JqwikSession.run(
-                        () -> drawn[0] = generator.next(random).value());
+                        () -> drawn[0] = arbitrary.generator(100).next(random).value());
                 return drawn[0];
             }
         });
