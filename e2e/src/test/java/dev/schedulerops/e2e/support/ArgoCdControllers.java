@@ -43,13 +43,7 @@ public final class ArgoCdControllers {
                         "-f",
                         dir.resolve("crds").toString())
                 .requireSuccess("applying Argo CD's CRDs");
-        cluster.kubectl(
-                        "wait",
-                        "--for=condition=Established",
-                        "--timeout=60s",
-                        "crd/applications.argoproj.io",
-                        "crd/appprojects.argoproj.io")
-                .requireSuccess("waiting for Argo CD's CRDs");
+        Crds.awaitEstablished(cluster, "applications.argoproj.io", "appprojects.argoproj.io");
         KubernetesClient client = cluster.client();
         ObjectNode cm = argocdCm.deepCopy();
         ((ObjectNode) cm.path("metadata")).put("namespace", namespace);

@@ -79,6 +79,22 @@ public final class Crds {
                 .waitUntilCondition(Crds::isEstablished, 60, TimeUnit.SECONDS);
     }
 
+    /**
+     * Waits until each named CRD is Established. Through the client rather than {@code kubectl wait}, which fails at
+     * once while a CRD just created has no status.conditions yet (".status.conditions accessor error: <nil>"; it
+     * failed GitOpsTest's start in a CI run).
+     */
+    public static void awaitEstablished(Cluster cluster, String... names) {
+        for (String name : names) {
+            cluster.client()
+                    .apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .withName(name)
+                    .waitUntilCondition(Crds::isEstablished, 60, TimeUnit.SECONDS);
+        }
+    }
+
     public static boolean isEstablished(CustomResourceDefinition crd) {
         return crd != null
                 && crd.getStatus() != null

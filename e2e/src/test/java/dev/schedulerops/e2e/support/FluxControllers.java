@@ -30,13 +30,8 @@ public final class FluxControllers {
                         "-f",
                         fluxDir.resolve("crds").toString())
                 .requireSuccess("applying Flux's CRDs");
-        cluster.kubectl(
-                        "wait",
-                        "--for=condition=Established",
-                        "--timeout=60s",
-                        "crd/gitrepositories.source.toolkit.fluxcd.io",
-                        "crd/kustomizations.kustomize.toolkit.fluxcd.io")
-                .requireSuccess("waiting for Flux's CRDs");
+        Crds.awaitEstablished(
+                cluster, "gitrepositories.source.toolkit.fluxcd.io", "kustomizations.kustomize.toolkit.fluxcd.io");
         Map<String, String> environment =
                 Map.of("KUBECONFIG", cluster.kubeconfig().toString(), "RUNTIME_NAMESPACE", namespace);
         int storagePort = LoopbackPorts.free();
