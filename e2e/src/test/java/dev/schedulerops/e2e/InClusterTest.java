@@ -490,22 +490,33 @@ class InClusterTest {
         }
         say("Step 11: the extender came back -> both waiting pods were scheduled to " + kwokNodes.get(0) + ".");
 
-        Pod lenientExtender = killExtenderAndAwaitNoEndpoint("fault-lenient");
-        String boundTo;
-        try (PodTimeline timeline = PodTimeline.start(client)) {
-            Pod lenient = createPod("fault-lenient");
-            boundTo = awaitBound(lenient);
-            awaitAvailable(OPERATOR_NAMESPACE, "fault-lenient-extender");
-            Pod replacement = only(productPods("fault-lenient"), "extender");
-            // In the order the API server made the changes: the pod was bound before the replacement extender pod
-            // was Ready, so without the extender.
-            int bound = timeline.first(c -> c.name().equals(name(lenient)) && c.bound());
-            int extenderReady = timeline.first(c -> c.name().equals(name(replacement)) && c.ready());
-            assertThat(bound).as("the lenient pod bound in the timeline").isNotNegative();
-            assertThat(extenderReady)
-                    .as("the replacement extender pod becomes Ready after the lenient pod was bound")
-                    .isGreaterThan(bound);
+        // The claim: with the extender gone, a lenient pod is scheduled without it. That holds only when the pod is
+        // bound before the replacement extender pod is Ready (in the order the API server made the changes); when the
+        // replacement wins the race (a CI run saw it Ready one change before the binding), nothing was shown, so the
+        // step is tried again, at most three times.
+        Pod lenientExtender = null;
+        String boundTo = null;
+        boolean shown = false;
+        for (int attempt = 1; attempt <= 3 && !shown; attempt++) {
+            lenientExtender = killExtenderAndAwaitNoEndpoint("fault-lenient");
+            try (PodTimeline timeline = PodTimeline.start(client)) {
+                Pod lenient = createPod("fault-lenient");
+                boundTo = awaitBound(lenient);
+                awaitAvailable(OPERATOR_NAMESPACE, "fault-lenient-extender");
+                Pod replacement = only(productPods("fault-lenient"), "extender");
+                int bound = timeline.first(c -> c.name().equals(name(lenient)) && c.bound());
+                int extenderReady = timeline.first(c -> c.name().equals(name(replacement)) && c.ready());
+                assertThat(bound).as("the lenient pod bound in the timeline").isNotNegative();
+                shown = extenderReady > bound;
+                if (!shown) {
+                    say("Step 12, attempt " + attempt + ": the replacement extender was Ready before pod "
+                            + name(lenient) + " was bound; trying again.");
+                }
+            }
         }
+        assertThat(shown)
+                .as("in one of three attempts a lenient pod was bound before the replacement extender pod was Ready")
+                .isTrue();
         say("Step 12: deleted extender pod " + lenientExtender.getMetadata().getName()
                 + " (ignorable: true) -> a pod was scheduled without it, to " + boundTo + ".");
         deleteProfile("fault-strict");
