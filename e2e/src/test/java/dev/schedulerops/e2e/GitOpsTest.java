@@ -521,17 +521,7 @@ class GitOpsTest {
         long mark = timeline.mark();
         long auditAtEdit = auditLog().map(GitOpsTest::size).orElse(0L);
         Instant edited = Instant.now();
-        Commands.run(
-                        List.of(
-                                Commands.kubectl(),
-                                "--kubeconfig",
-                                cluster.kubeconfig().toString(),
-                                "edit",
-                                "schedulerprofile/" + PROFILE),
-                        null,
-                        Map.of("EDITOR", "sed -i -e 's/^  weight: 30$/  weight: 45/'"),
-                        Duration.ofSeconds(60))
-                .requireSuccess("kubectl edit");
+        editWeightTo45(PROFILE);
         assertThat(profile(PROFILE).getSpec().getWeight())
                 .as("kubectl edit changed it")
                 .isEqualTo(45);
@@ -542,17 +532,7 @@ class GitOpsTest {
                 argo == null ? 0 : profile(ARGO_PROFILE).getMetadata().getGeneration();
         Instant argoEdited = Instant.now();
         if (argo != null) {
-            Commands.run(
-                            List.of(
-                                    Commands.kubectl(),
-                                    "--kubeconfig",
-                                    cluster.kubeconfig().toString(),
-                                    "edit",
-                                    "schedulerprofile/" + ARGO_PROFILE),
-                            null,
-                            Map.of("EDITOR", "sed -i -e 's/^  weight: 30$/  weight: 45/'"),
-                            Duration.ofSeconds(60))
-                    .requireSuccess("kubectl edit");
+            editWeightTo45(ARGO_PROFILE);
         }
 
         Await.until(
@@ -638,6 +618,21 @@ class GitOpsTest {
         say("Step 5: Then " + window.toSeconds() + " s at rest: Flux applied " + PLAIN + " " + fluxRunsInWindow
                 + " times, the API server recorded " + writes.size()
                 + " writes to the profiles or anything they became");
+    }
+
+    /** {@code kubectl edit} of a profile as a person does it, with an editor that sets its weight from 30 to 45. */
+    private void editWeightTo45(String profile) {
+        Commands.run(
+                        List.of(
+                                Commands.kubectl(),
+                                "--kubeconfig",
+                                cluster.kubeconfig().toString(),
+                                "edit",
+                                "schedulerprofile/" + profile),
+                        null,
+                        Map.of("EDITOR", "sed -i -e 's/^  weight: 30$/  weight: 45/'"),
+                        Duration.ofSeconds(60))
+                .requireSuccess("kubectl edit");
     }
 
     @Test
