@@ -201,19 +201,7 @@ class NetworkPolicyEnforcementTest {
                     .withGracePeriod(0)
                     .delete();
         }
-        client.resources(SchedulerProfile.class).withName(PROFILE).delete();
-        Await.until(
-                ROLLOUT,
-                "the profile is gone",
-                () -> client.resources(SchedulerProfile.class).withName(PROFILE).get() == null);
-        // Leave no operator and no admission policy behind: the next class runs operators of its own.
-        cluster.kubectl(
-                "delete",
-                "-k",
-                cluster.repoRoot().resolve("deploy").toString(),
-                "--wait=true",
-                "--timeout=180s",
-                "--ignore-not-found");
+        OperatorTests.uninstallTheDeployedProduct(cluster, client, PROFILE, ROLLOUT);
         if (kwokNode != null) {
             MergePatch.nodeLabel(client, kwokNode, LABEL, null);
         }

@@ -138,19 +138,7 @@ class TenancyTest {
         if (developer != null) {
             developer.close();
         }
-        admin.resources(SchedulerProfile.class).withName(PROFILE).delete();
-        Await.until(
-                ROLLOUT,
-                "the profile is gone",
-                () -> admin.resources(SchedulerProfile.class).withName(PROFILE).get() == null);
-        // Leave no operator and no admission policy behind: the next class runs operators of its own.
-        cluster.kubectl(
-                "delete",
-                "-k",
-                cluster.repoRoot().resolve("deploy").toString(),
-                "--wait=true",
-                "--timeout=180s",
-                "--ignore-not-found");
+        OperatorTests.uninstallTheDeployedProduct(cluster, admin, PROFILE, ROLLOUT);
         if (kwokNodes != null) {
             MergePatch.nodeLabel(admin, kwokNodes.get(0), LABEL, null);
         }
