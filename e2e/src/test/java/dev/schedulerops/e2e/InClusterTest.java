@@ -12,6 +12,7 @@ import dev.schedulerops.e2e.support.ExtenderTlsClient;
 import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.PodTimeline;
 import dev.schedulerops.e2e.support.RealNode;
+import dev.schedulerops.e2e.support.RestrictedPods;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.tls.CertificateIssuer;
@@ -22,9 +23,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -80,7 +79,7 @@ class InClusterTest {
     static final String OTHER_LABEL = "tier.example.com/rank";
     static final String OPERATOR_NAMESPACE = "schedulerops-system";
     static final String OPERATOR = "schedulerops-operator";
-    static final String KWOK_TAINT = "kwok.x-k8s.io/node";
+    static final String KWOK_TAINT = RestrictedPods.KWOK_TAINT;
     static final Duration ROLLOUT = Duration.ofMinutes(3);
     static final Duration BIND = Duration.ofSeconds(90);
     private static final ResourceDefinitionContext PROFILES = new ResourceDefinitionContext.Builder()
@@ -490,35 +489,38 @@ class InClusterTest {
         }
         say("Step 11: the extender came back -> both waiting pods were scheduled to " + kwokNodes.get(0) + ".");
 
-        // The claim: with the extender gone, a lenient pod is scheduled without it. That holds only when the pod is
-        // bound before the replacement extender pod is Ready (in the order the API server made the changes); when the
-        // replacement wins the race (a CI run saw it Ready one change before the binding), nothing was shown, so the
-        // step is tried again, at most three times.
-        Pod lenientExtender = null;
-        String boundTo = null;
-        boolean shown = false;
-        for (int attempt = 1; attempt <= 3 && !shown; attempt++) {
+        // The claim: with the extender gone, a lenient pod is scheduled without it. The replacement extender pod must
+        // not be Ready before the binding, or nothing is shown: the node is cordoned while the pod is scheduled, so
+        // the replacement waits Pending. (Without the cordon it won the race every time with the NetworkPolicy
+        // enforcer on: kube-router accepts the scheduler's packets to the endpoint-less Service before kube-proxy can
+        // refuse them, so each extender call waits out httpTimeout instead of failing at once.)
+        setUnschedulable(node, true);
+        Pod lenientExtender;
+        String boundTo;
+        Duration toBinding;
+        try (PodTimeline timeline = PodTimeline.start(client)) {
             lenientExtender = killExtenderAndAwaitNoEndpoint("fault-lenient");
-            try (PodTimeline timeline = PodTimeline.start(client)) {
-                Pod lenient = createPod("fault-lenient");
-                boundTo = awaitBound(lenient);
-                awaitAvailable(OPERATOR_NAMESPACE, "fault-lenient-extender");
-                Pod replacement = only(productPods("fault-lenient"), "extender");
-                int bound = timeline.first(c -> c.name().equals(name(lenient)) && c.bound());
-                int extenderReady = timeline.first(c -> c.name().equals(name(replacement)) && c.ready());
-                assertThat(bound).as("the lenient pod bound in the timeline").isNotNegative();
-                shown = extenderReady > bound;
-                if (!shown) {
-                    say("Step 12, attempt " + attempt + ": the replacement extender was Ready before pod "
-                            + name(lenient) + " was bound; trying again.");
-                }
-            }
+            Instant created = Instant.now();
+            Pod lenient = createPod("fault-lenient");
+            boundTo = awaitBound(lenient);
+            toBinding = Duration.between(created, Instant.now());
+            Pod replacement = only(productPods("fault-lenient"), "extender");
+            assertThat(timeline.first(c -> c.name().equals(name(replacement)) && c.ready()))
+                    .as(
+                            "the replacement extender pod %s was never Ready while the pod was scheduled",
+                            name(replacement))
+                    .isNegative();
+            assertThat(replacement.getSpec().getNodeName())
+                    .as("the replacement extender pod waits for the cordoned node")
+                    .isNull();
+        } finally {
+            setUnschedulable(node, false);
         }
-        assertThat(shown)
-                .as("in one of three attempts a lenient pod was bound before the replacement extender pod was Ready")
-                .isTrue();
+        awaitAvailable(OPERATOR_NAMESPACE, "fault-lenient-extender");
         say("Step 12: deleted extender pod " + lenientExtender.getMetadata().getName()
-                + " (ignorable: true) -> a pod was scheduled without it, to " + boundTo + ".");
+                + " (ignorable: true) and held its replacement back -> a pod was scheduled without it, to " + boundTo
+                + ", " + toBinding.toMillis()
+                + " ms after it was created (each extender call waited out httpTimeout, 5 s).");
         deleteProfile("fault-strict");
         deleteProfile("fault-lenient");
     }
@@ -832,41 +834,9 @@ class InClusterTest {
     // --- pods ----------------------------------------------------------------------------------------------
 
     private Pod createPod(String schedulerName) {
-        Pod pod = new PodBuilder()
-                .withNewMetadata()
-                .withName(schedulerName + "-pod-" + (++podCounter))
-                .withNamespace(namespace)
-                .endMetadata()
-                .withNewSpec()
-                .withSchedulerName(schedulerName)
-                .addNewToleration()
-                .withKey(KWOK_TAINT)
-                .withOperator("Exists")
-                .withEffect("NoSchedule")
-                .endToleration()
-                .withNewSecurityContext()
-                .withRunAsNonRoot(true)
-                .withRunAsUser(65532L)
-                .withNewSeccompProfile()
-                .withType("RuntimeDefault")
-                .endSeccompProfile()
-                .endSecurityContext()
-                .addNewContainer()
-                .withName("app")
-                .withImage("registry.k8s.io/pause:3.10")
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("10m"))
-                .endResources()
-                .withNewSecurityContext()
-                .withAllowPrivilegeEscalation(false)
-                .withNewCapabilities()
-                .withDrop("ALL")
-                .endCapabilities()
-                .endSecurityContext()
-                .endContainer()
-                .endSpec()
-                .build();
-        return client.resource(pod).create();
+        return client.resource(
+                        RestrictedPods.forScheduler(namespace, schedulerName + "-pod-" + (++podCounter), schedulerName))
+                .create();
     }
 
     /** Any update is a cluster event that makes kube-scheduler retry a pod an extender rejected. */
@@ -1043,6 +1013,14 @@ class InClusterTest {
 
     private void setLabel(String nodeName, String key, String value) {
         MergePatch.nodeLabel(client, nodeName, key, value);
+    }
+
+    /** Cordons ({@code true}) or uncordons a node, as {@code kubectl cordon} does. */
+    private void setUnschedulable(String nodeName, boolean unschedulable) {
+        client.nodes().withName(nodeName).edit(n -> {
+            n.getSpec().setUnschedulable(unschedulable ? true : null);
+            return n;
+        });
     }
 
     private Deployment deployment(String ns, String name) {

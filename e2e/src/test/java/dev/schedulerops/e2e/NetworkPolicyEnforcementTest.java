@@ -8,12 +8,11 @@ import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.ExtenderTlsClient;
 import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.RealNode;
+import dev.schedulerops.e2e.support.RestrictedPods;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -166,15 +165,15 @@ class NetworkPolicyEnforcementTest {
         outsideNamespace = OperatorTests.createRestrictedNamespace(cluster, "netpol-outside");
         clients.put(
                 "outsider",
-                client.resource(clientPod(outsideNamespace, "outsider", image, Map.of()))
+                client.resource(RestrictedPods.client(outsideNamespace, "outsider", image, Map.of()))
                         .create());
         clients.put(
                 "neighbour",
-                client.resource(clientPod(WORKLOAD, "netpol-neighbour", image, Map.of()))
+                client.resource(RestrictedPods.client(WORKLOAD, "netpol-neighbour", image, Map.of()))
                         .create());
         clients.put(
                 "scraper",
-                client.resource(clientPod(WORKLOAD, "netpol-scraper", image, Map.of(SCRAPER_LABEL, "true")))
+                client.resource(RestrictedPods.client(WORKLOAD, "netpol-scraper", image, Map.of(SCRAPER_LABEL, "true")))
                         .create());
         for (Pod pod : clients.values()) {
             client.pods()
@@ -201,7 +200,7 @@ class NetworkPolicyEnforcementTest {
                     .withGracePeriod(0)
                     .delete();
         }
-        OperatorTests.uninstallTheDeployedProduct(cluster, client, PROFILE, ROLLOUT);
+        OperatorTests.uninstallTheDeployedProduct(cluster, client, ROLLOUT, PROFILE);
         if (kwokNode != null) {
             MergePatch.nodeLabel(client, kwokNode, LABEL, null);
         }
@@ -295,7 +294,8 @@ class NetworkPolicyEnforcementTest {
         String ns = outsideNamespace;
         List<String> bound = new ArrayList<>();
         for (int i = 1; i <= 3; i++) {
-            Pod pod = client.resource(workloadPod(ns, "scheduled-" + i)).create();
+            Pod pod = client.resource(RestrictedPods.forScheduler(ns, "scheduled-" + i, PROFILE))
+                    .create();
             String node = client.pods()
                     .inNamespace(ns)
                     .withName(pod.getMetadata().getName())
@@ -417,81 +417,6 @@ class NetworkPolicyEnforcementTest {
     }
 
     // --- objects --------------------------------------------------------------------------------------------
-
-    /** A pod that sleeps, in the extender's image, under the restricted security context; probed with exec. */
-    private static Pod clientPod(String namespace, String name, String image, Map<String, String> labels) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(namespace)
-                .withLabels(labels)
-                .endMetadata()
-                .withNewSpec()
-                .withAutomountServiceAccountToken(false)
-                .withTerminationGracePeriodSeconds(0L)
-                .withNewSecurityContext()
-                .withRunAsNonRoot(true)
-                .withRunAsUser(65532L)
-                .withRunAsGroup(65532L)
-                .withNewSeccompProfile()
-                .withType("RuntimeDefault")
-                .endSeccompProfile()
-                .endSecurityContext()
-                .addNewContainer()
-                .withName("client")
-                .withImage(image)
-                .withCommand("sleep", "infinity")
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("10m"))
-                .addToRequests("memory", new Quantity("16Mi"))
-                .addToLimits("memory", new Quantity("64Mi"))
-                .endResources()
-                .withNewSecurityContext()
-                .withAllowPrivilegeEscalation(false)
-                .withReadOnlyRootFilesystem(true)
-                .withNewCapabilities()
-                .withDrop("ALL")
-                .endCapabilities()
-                .endSecurityContext()
-                .endContainer()
-                .endSpec()
-                .build();
-    }
-
-    /** A pod for the profile's scheduler, to the labelled KWOK node. */
-    private static Pod workloadPod(String namespace, String name) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(namespace)
-                .endMetadata()
-                .withNewSpec()
-                .withSchedulerName(PROFILE)
-                .addNewToleration()
-                .withKey(InClusterTest.KWOK_TAINT)
-                .withOperator("Exists")
-                .withEffect("NoSchedule")
-                .endToleration()
-                .withNewSecurityContext()
-                .withRunAsNonRoot(true)
-                .withRunAsUser(65532L)
-                .withNewSeccompProfile()
-                .withType("RuntimeDefault")
-                .endSeccompProfile()
-                .endSecurityContext()
-                .addNewContainer()
-                .withName("app")
-                .withImage("registry.k8s.io/pause:3.10")
-                .withNewSecurityContext()
-                .withAllowPrivilegeEscalation(false)
-                .withNewCapabilities()
-                .withDrop("ALL")
-                .endCapabilities()
-                .endSecurityContext()
-                .endContainer()
-                .endSpec()
-                .build();
-    }
 
     private String filterRequest() {
         return "{\"Pod\":{\"metadata\":{\"name\":\"probe\",\"namespace\":\"" + outsideNamespace

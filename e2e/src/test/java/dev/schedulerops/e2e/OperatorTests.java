@@ -116,23 +116,17 @@ final class OperatorTests {
     }
 
     /**
-     * kstatus "Current", as Flux reads a custom resource: the status describes this generation and neither
-     * Reconciling nor Stalled is True; and Ready is True, as Argo CD's health check reads it.
-     */
-    /**
-     * Deletes the profile (the operator, still running, tears its objects down), then the product installed from
+     * Deletes the profiles (the operator, still running, tears their objects down), then the product installed from
      * deploy/: the next class runs operators of its own, and no operator or admission policy may be left behind.
      */
     static void uninstallTheDeployedProduct(
-            dev.schedulerops.e2e.support.Cluster cluster,
-            KubernetesClient client,
-            String profile,
-            java.time.Duration timeout) {
-        client.resources(SchedulerProfile.class).withName(profile).delete();
-        dev.schedulerops.e2e.support.Await.until(
-                timeout,
-                "the profile is gone",
-                () -> client.resources(SchedulerProfile.class).withName(profile).get() == null);
+            Cluster cluster, KubernetesClient client, Duration timeout, String... profiles) {
+        for (String profile : profiles) {
+            client.resources(SchedulerProfile.class).withName(profile).delete();
+        }
+        Await.until(timeout, "the profiles " + String.join(", ", profiles) + " are gone", () -> Stream.of(profiles)
+                .allMatch(p ->
+                        client.resources(SchedulerProfile.class).withName(p).get() == null));
         cluster.kubectl(
                 "delete",
                 "-k",
@@ -142,6 +136,10 @@ final class OperatorTests {
                 "--ignore-not-found");
     }
 
+    /**
+     * kstatus "Current", as Flux reads a custom resource: the status describes this generation and neither
+     * Reconciling nor Stalled is True; and Ready is True, as Argo CD's health check reads it.
+     */
     static boolean isCurrent(SchedulerProfile profile) {
         if (profile == null || profile.getStatus() == null) {
             return false;

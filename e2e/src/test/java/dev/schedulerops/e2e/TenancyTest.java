@@ -138,7 +138,7 @@ class TenancyTest {
         if (developer != null) {
             developer.close();
         }
-        OperatorTests.uninstallTheDeployedProduct(cluster, admin, PROFILE, ROLLOUT);
+        OperatorTests.uninstallTheDeployedProduct(cluster, admin, ROLLOUT, PROFILE);
         if (kwokNodes != null) {
             MergePatch.nodeLabel(admin, kwokNodes.get(0), LABEL, null);
         }
