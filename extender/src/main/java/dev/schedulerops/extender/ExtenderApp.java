@@ -46,7 +46,11 @@ final class ExtenderApp {
             log.error("cannot configure a Kubernetes client (kubeconfig or in-cluster config): {}", e.toString());
             return 1;
         }
-        NodeCache cache = config.nodeCache() ? InformerNodeCache.start(client, config.labelKey()) : null;
+        InformerNodeCache cache = config.nodeCache() ? InformerNodeCache.start(client, config.labelKey()) : null;
+        ExtenderMetrics metrics = new ExtenderMetrics();
+        if (cache != null) {
+            metrics.nodeCache(cache);
+        }
         Binder binder = new KubernetesBinder(client, BIND_TIMEOUT, config.schedulerName());
         ExtenderServer server = new ExtenderServer(
                 config.bindAddress(),
@@ -57,7 +61,7 @@ final class ExtenderApp {
                 config.shutdownGrace(),
                 new ExtenderVerbs(config.labelKey(), config.verbs(), cache, binder),
                 cache == null ? () -> true : cache::synced,
-                new ExtenderMetrics());
+                metrics);
         try {
             server.start();
         } catch (TlsMaterialException e) {

@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,6 +79,63 @@ public final class RealNode {
     public static Optional<Long> rejectedPackets(String namespace, String pod) {
         String comment = "rule to REJECT traffic destined for POD name:" + pod + " namespace: " + namespace;
         return iptablesCounters(comment).stream().reduce(Long::sum);
+    }
+
+    /**
+     * Drops, on the node, every TCP packet to {@code ip:port} until closed: a blackhole, not a refusal (no reset, no
+     * ICMP), as an unplugged cable or a firewall that drops would be. The rule is the first of the raw table's
+     * PREROUTING chain, which packets from the node's pods pass before anything else (kube-proxy's DNAT, conntrack,
+     * kube-router's firewall), so it holds whichever way the node routes them, for established connections too.
+     */
+    public static Blackhole blackhole(String ip, int port) {
+        Blackhole hole = new Blackhole(ip, port);
+        iptables("-I", hole.rule());
+        return hole;
+    }
+
+    public record Blackhole(String ip, int port) implements AutoCloseable {
+        List<String> rule() {
+            return List.of(
+                    "PREROUTING",
+                    "-d",
+                    ip,
+                    "-p",
+                    "tcp",
+                    "--dport",
+                    String.valueOf(port),
+                    "-m",
+                    "comment",
+                    "--comment",
+                    comment(),
+                    "-j",
+                    "DROP");
+        }
+
+        private String comment() {
+            return "schedulerops-e2e blackhole " + ip + ":" + port;
+        }
+
+        /** The packets the rule has dropped so far. */
+        public long droppedPackets() {
+            return Commands.run(List.of("iptables-save", "-c", "-t", "raw"), Duration.ofSeconds(30))
+                    .requireSuccess("iptables-save -c -t raw")
+                    .stdout()
+                    .lines()
+                    .filter(l -> l.startsWith("[") && l.contains("\"" + comment() + "\""))
+                    .mapToLong(RealNode::packets)
+                    .sum();
+        }
+
+        @Override
+        public void close() {
+            iptables("-D", rule());
+        }
+    }
+
+    private static void iptables(String action, List<String> rule) {
+        List<String> command = new ArrayList<>(List.of("iptables", "-w", "-t", "raw", action));
+        command.addAll(rule);
+        Commands.run(command, Duration.ofSeconds(30)).requireSuccess(String.join(" ", command));
     }
 
     private static List<Long> iptablesCounters(String comment) {

@@ -1,5 +1,6 @@
 package dev.schedulerops.extender.http;
 
+import dev.schedulerops.extender.nodecache.InformerNodeCache;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -162,6 +163,24 @@ public final class ExtenderMetrics {
         FunctionCounter.builder("schedulerops.extender.slow.connections.closed", deadlines, ReadDeadlines::bodyTimeouts)
                 .description("Connections closed because a request arrived too slowly, by the part that was late")
                 .tag("part", "body")
+                .register(registry);
+    }
+
+    /** Registers the node cache's gauges: its size, whether its watch is open and when it last heard of a node. */
+    public void nodeCache(InformerNodeCache cache) {
+        Gauge.builder("schedulerops.extender.node.cache.nodes", cache::size)
+                .description("Nodes in the extender's node cache")
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder("schedulerops.extender.node.cache.watching", () -> cache.watching() ? 1 : 0)
+                .description("1 while the node cache's watch on the API server is open, 0 while it relists or retries")
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder("schedulerops.extender.node.cache.last.event.timestamp", cache::lastEventEpochSeconds)
+                .description("When the node cache last heard of a node (list or watch event), in seconds since the"
+                        + " epoch; 0 before the first list")
+                .baseUnit("seconds")
+                .strongReference(true)
                 .register(registry);
     }
 

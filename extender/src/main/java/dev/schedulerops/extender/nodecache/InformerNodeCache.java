@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +30,9 @@ public final class InformerNodeCache implements NodeCache {
 
     private final String labelKey;
     private volatile boolean closed;
+    /** When the last list or watch event arrived, in ms since the epoch; 0 before the first list. */
+    private final AtomicLong lastEventMillis = new AtomicLong();
+
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "node-cache-watchdog");
         thread.setDaemon(true);
@@ -68,6 +72,7 @@ public final class InformerNodeCache implements NodeCache {
             @Override
             public void onDelete(Node node, boolean deletedFinalStateUnknown) {
                 labels.remove(node.getMetadata().getName());
+                lastEventMillis.set(System.currentTimeMillis());
             }
         });
     }
@@ -93,6 +98,8 @@ public final class InformerNodeCache implements NodeCache {
                 TimeUnit.SECONDS);
         cache.informer.start().whenComplete((ignored, error) -> {
             if (error == null) {
+                // An empty first list delivers no event; otherwise the events already set it (and may be newer).
+                cache.lastEventMillis.compareAndSet(0, System.currentTimeMillis());
                 LOG.info(
                         "node cache synced with {} nodes",
                         cache.informer.getStore().listKeys().size());
@@ -106,6 +113,30 @@ public final class InformerNodeCache implements NodeCache {
     private void remember(Node node) {
         Map<String, String> nodeLabels = node.getMetadata().getLabels();
         labels.put(node.getMetadata().getName(), nodeLabels == null ? null : nodeLabels.get(labelKey));
+        lastEventMillis.set(System.currentTimeMillis());
+    }
+
+    /** How many nodes the cache holds. */
+    public int size() {
+        return labels.size();
+    }
+
+    /**
+     * Whether the informer's watch is open now. False while it relists or retries after a failure (the API server gone,
+     * the permission to watch nodes revoked); a connection cut without a word can keep it true, which is why
+     * {@link #lastEventEpochSeconds()} exists too.
+     */
+    public boolean watching() {
+        return informer.isWatching();
+    }
+
+    /**
+     * When the cache last heard of a node (the first list, or a watch event), in seconds since the epoch; 0 before the
+     * first list. Every kubelet reports its Node's status at least every 5 minutes (nodeStatusReportFrequency), so in
+     * a cluster of real nodes an age well beyond that means the watch has stopped delivering.
+     */
+    public double lastEventEpochSeconds() {
+        return lastEventMillis.get() / 1000.0;
     }
 
     @Override

@@ -47,6 +47,11 @@ public final class StaticNodeCache implements NodeCache {
         return synced;
     }
 
+    /** How many nodes the cache holds. */
+    public int size() {
+        return labels.size();
+    }
+
     @Override
     public String labelValue(String nodeName) {
         return index().labelValue(nodeName);

@@ -26,6 +26,9 @@ class InformerNodeCacheTest {
     private static final String KEY = "priority.lixueduan.com";
 
     private final CountDownLatch done = new CountDownLatch(1);
+    /** Once set, every request is refused as if the extender's permission to list and watch nodes was revoked. */
+    private volatile boolean forbidden;
+
     private HttpServer apiServer;
     private KubernetesClient client;
     private InformerNodeCache cache;
@@ -52,6 +55,16 @@ class InformerNodeCacheTest {
     }
 
     private void serveNodes(HttpExchange exchange) throws IOException {
+        if (forbidden) {
+            byte[] status = ("{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Failure\","
+                            + "\"reason\":\"Forbidden\",\"code\":403}")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(403, status.length);
+            exchange.getResponseBody().write(status);
+            exchange.close();
+            return;
+        }
         String query = exchange.getRequestURI().getRawQuery();
         if (query == null || !query.contains("watch=true")) {
             byte[] list = ("{\"apiVersion\":\"v1\",\"kind\":\"NodeList\",\"metadata\":{\"resourceVersion\":\"10\"},"
@@ -115,5 +128,32 @@ class InformerNodeCacheTest {
         assertThat(stored.getMetadata().getName()).isEqualTo("n3");
         assertThat(stored.getMetadata().getLabels()).containsEntry(KEY, "5");
         assertThat(stored.getStatus()).as("the informer keeps no node status").isNull();
+    }
+
+    @Test
+    void tellsWhetherItsWatchIsOpenAndWhenItLastHeardOfANode() throws Exception {
+        double before = System.currentTimeMillis() / 1000.0;
+        cache = InformerNodeCache.start(client, KEY);
+        assertThat(cache.lastEventEpochSeconds())
+                .as("nothing heard before the first list")
+                .isZero();
+
+        await(cache::synced);
+        await(() -> cache.labelValue("n1") == NodeCache.UNKNOWN_NODE); // the watch's last event
+        await(cache::watching);
+        Thread.sleep(200); // the handler records the time just after it removes the node
+        assertThat(cache.size()).isEqualTo(2);
+        double heard = cache.lastEventEpochSeconds();
+        assertThat(heard).isGreaterThanOrEqualTo(Math.floor(before));
+
+        forbidden = true;
+        done.countDown(); // the API server ends the watch; the informer's next watch and list are refused
+        await(() -> !cache.watching());
+        Thread.sleep(1_000);
+        assertThat(cache.watching()).as("still not watching a second later").isFalse();
+        assertThat(cache.lastEventEpochSeconds())
+                .as("no event, so the time it last heard of a node stays")
+                .isEqualTo(heard);
+        assertThat(cache.labelValue("n3")).as("the cache keeps what it knew").isEqualTo("5");
     }
 }

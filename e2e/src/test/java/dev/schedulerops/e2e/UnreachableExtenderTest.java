@@ -1,0 +1,206 @@
+package dev.schedulerops.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedulerops.e2e.support.Await;
+import dev.schedulerops.e2e.support.Cluster;
+import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.MergePatch;
+import dev.schedulerops.e2e.support.RealNode;
+import dev.schedulerops.e2e.support.RestrictedPods;
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.model.Names;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * An extender the scheduler cannot reach: its Service's packets are dropped on the real node (a blackhole, not a
+ * refusal; {@link RealNode#blackhole}) while the extender pod itself stays up and Ready. The product is installed from
+ * deploy/ and runs three profiles with the same label key and one labelled KWOK node: {@code strict} ({@code
+ * ignorable: false}) and {@code lenient} ({@code ignorable: true}), both with {@code httpTimeout: 2s} and both
+ * blackholed, and {@code bystander}, which is not.
+ */
+@Tag("real-node")
+@ExtendWith(ClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class UnreachableExtenderTest {
+    static final String WORKLOAD = InClusterTest.OPERATOR_NAMESPACE;
+    static final String LABEL = "blackhole.example.com/rank";
+    static final String STRICT = "blackhole-strict";
+    static final String LENIENT = "blackhole-lenient";
+    static final String BYSTANDER = "blackhole-bystander";
+    static final Duration HTTP_TIMEOUT = Duration.ofSeconds(2);
+    static final Duration ROLLOUT = Duration.ofMinutes(3);
+    static final Duration BIND = Duration.ofMinutes(2);
+
+    private Cluster cluster;
+    private KubernetesClient client;
+    private String kwokNode;
+    private String namespace;
+
+    static void say(String line) {
+        System.out.println("[unreachable] " + line);
+        System.out.flush();
+    }
+
+    @BeforeAll
+    void installTheProductAndThreeProfiles(Cluster cluster) {
+        this.cluster = cluster;
+        client = cluster.client();
+        RealNode.ensure();
+        kwokNode = cluster.addNodes(1, Map.of("schedulerops.dev/e2e-pool", "unreachable"))
+                .get(0);
+        client.nodes()
+                .list()
+                .getItems()
+                .forEach(n -> MergePatch.nodeLabel(client, n.getMetadata().getName(), LABEL, null));
+        MergePatch.nodeLabel(client, kwokNode, LABEL, "10");
+        cluster.kubectl(
+                        "apply",
+                        "--server-side",
+                        "-k",
+                        cluster.repoRoot().resolve("deploy").toString())
+                .requireSuccess("kubectl apply --server-side -k deploy/");
+        for (String profile : List.of(STRICT, LENIENT, BYSTANDER)) {
+            String timeout = profile.equals(BYSTANDER) ? "" : "\n  httpTimeout: " + HTTP_TIMEOUT.toSeconds() + "s";
+            String yaml = "labelKey: %s\nextender:\n  replicas: 1\n  ignorable: %s%s\n"
+                    .formatted(LABEL, profile.equals(LENIENT), timeout);
+            client.resource(OperatorTests.profile("unreachable", profile, yaml)).create();
+        }
+        for (String profile : List.of(STRICT, LENIENT, BYSTANDER)) {
+            Await.until(
+                    ROLLOUT,
+                    "profile " + profile + " is Ready",
+                    () -> OperatorTests.isCurrent(client.resources(SchedulerProfile.class)
+                            .withName(profile)
+                            .get()));
+        }
+        namespace = OperatorTests.createRestrictedNamespace(cluster, "unreachable");
+        say("Profiles " + STRICT + " (ignorable: false), " + LENIENT + " (ignorable: true), both httpTimeout "
+                + HTTP_TIMEOUT.toSeconds() + " s, and " + BYSTANDER + " run; only " + kwokNode + " has " + LABEL + ".");
+    }
+
+    @AfterAll
+    void removeTheProduct() {
+        if (client == null) {
+            return;
+        }
+        if (namespace != null) {
+            client.namespaces().withName(namespace).delete();
+        }
+        OperatorTests.uninstallTheDeployedProduct(cluster, client, ROLLOUT, STRICT, LENIENT, BYSTANDER);
+        if (kwokNode != null) {
+            MergePatch.nodeLabel(client, kwokNode, LABEL, null);
+        }
+    }
+
+    @Test
+    void aBlackholedExtenderHoldsStrictPodsLetsLenientOnesGoAfterTheTimeoutAndStallsNoOtherProfile() {
+        Pod strict;
+        Instant restored;
+        try (RealNode.Blackhole strictHole = blackholeTheExtenderService(STRICT);
+                RealNode.Blackhole lenientHole = blackholeTheExtenderService(LENIENT)) {
+            strict = create(STRICT, "strict");
+            Instant created = Instant.now();
+            Pod lenient = create(LENIENT, "lenient");
+            Pod bystander = create(BYSTANDER, "bystander");
+
+            assertThat(awaitBound(bystander)).as("the bystander profile's pod").isEqualTo(kwokNode);
+            Duration bystanderBound = Duration.between(created, Instant.now());
+
+            String lenientNode = awaitBound(lenient);
+            Duration lenientBound = Duration.between(created, Instant.now());
+            assertThat(lenientBound)
+                    .as("the lenient pod was bound only after its scheduler gave up on the extender")
+                    .isGreaterThanOrEqualTo(HTTP_TIMEOUT);
+            assertThat(lenientHole.droppedPackets())
+                    .as("packets to the lenient extender were dropped")
+                    .isPositive();
+
+            Event failed = awaitEvent(strict, "FailedScheduling");
+            assertThat(failed.getMessage()).contains(STRICT + Names.EXTENDER_SUFFIX);
+            assertThat(failed.getMessage().toLowerCase()).containsAnyOf("timeout", "deadline exceeded");
+            assertThat(strictHole.droppedPackets())
+                    .as("packets to the strict extender were dropped")
+                    .isPositive();
+            assertThat(pod(strict).getSpec().getNodeName())
+                    .as("the strict pod waits")
+                    .isNull();
+            say("Blackholed the " + STRICT + " and " + LENIENT + " extender Services (their pods stay Ready): the "
+                    + BYSTANDER + " pod was bound to " + kwokNode + " in " + bystanderBound.toMillis()
+                    + " ms; the lenient pod was scheduled without its extender, to " + lenientNode + ", in "
+                    + lenientBound.toMillis() + " ms (httpTimeout " + HTTP_TIMEOUT.toMillis() + " ms, "
+                    + lenientHole.droppedPackets() + " packets dropped); the strict pod waits: \""
+                    + failed.getMessage() + "\"");
+            restored = Instant.now();
+        }
+        // Nothing nudges the pod: kube-scheduler retries a pod whose scheduling failed with an error after its
+        // backoff (at most 10 s by default).
+        assertThat(awaitBound(strict))
+                .as("the strict pod, once the network is back")
+                .isEqualTo(kwokNode);
+        say("The network is back: the strict pod was bound to " + kwokNode + " "
+                + Duration.between(restored, Instant.now()).toMillis() + " ms later, with no update to it.");
+    }
+
+    private RealNode.Blackhole blackholeTheExtenderService(String profile) {
+        Service service = client.services()
+                .inNamespace(WORKLOAD)
+                .withName(profile + Names.EXTENDER_SUFFIX)
+                .get();
+        return RealNode.blackhole(
+                service.getSpec().getClusterIP(),
+                service.getSpec().getPorts().get(0).getPort());
+    }
+
+    private Pod create(String profile, String name) {
+        return client.resource(RestrictedPods.forScheduler(namespace, name, profile))
+                .create();
+    }
+
+    private Pod pod(Pod pod) {
+        return client.pods()
+                .inNamespace(namespace)
+                .withName(pod.getMetadata().getName())
+                .get();
+    }
+
+    private String awaitBound(Pod pod) {
+        return client.pods()
+                .inNamespace(namespace)
+                .withName(pod.getMetadata().getName())
+                .waitUntilCondition(
+                        p -> p != null && p.getSpec().getNodeName() != null, BIND.toSeconds(), TimeUnit.SECONDS)
+                .getSpec()
+                .getNodeName();
+    }
+
+    private Event awaitEvent(Pod pod, String reason) {
+        Event[] found = new Event[1];
+        Await.until(BIND, "a " + reason + " event for pod " + pod.getMetadata().getName(), () -> {
+            Optional<Event> event = client.v1().events().inNamespace(namespace).list().getItems().stream()
+                    .filter(e -> pod.getMetadata()
+                            .getName()
+                            .equals(e.getInvolvedObject().getName()))
+                    .filter(e -> reason.equals(e.getReason()))
+                    .findFirst();
+            found[0] = event.orElse(null);
+            return event.isPresent();
+        });
+        return found[0];
+    }
+}
