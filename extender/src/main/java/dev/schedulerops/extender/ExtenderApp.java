@@ -49,7 +49,7 @@ final class ExtenderApp {
         InformerNodeCache cache = config.nodeCache() ? InformerNodeCache.start(client, config.labelKey()) : null;
         ExtenderMetrics metrics = new ExtenderMetrics();
         if (cache != null) {
-            metrics.nodeCache(cache);
+            metrics.nodeCache(cache::size, cache::watching, cache::lastEventEpochSeconds);
         }
         Binder binder = new KubernetesBinder(client, BIND_TIMEOUT, config.schedulerName());
         ExtenderServer server = new ExtenderServer(

@@ -3,6 +3,7 @@ package dev.schedulerops.e2e.support;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /** Polling for conditions on a live cluster, the one way every e2e test waits. */
 public final class Await {
@@ -29,6 +30,15 @@ public final class Await {
             sleep(POLL_MILLIS);
         }
         throw new AssertionError("timed out after " + timeout + " waiting until " + what, last);
+    }
+
+    /** Waits until {@code value} gives something other than null, and returns it; failures count as "not yet". */
+    public static <T> T value(Duration timeout, String what, Supplier<T> value) {
+        Object[] found = new Object[1];
+        until(timeout, what, () -> (found[0] = value.get()) != null);
+        @SuppressWarnings("unchecked")
+        T result = (T) found[0];
+        return result;
     }
 
     /** Asserts that {@code condition} keeps holding for the whole {@code duration}. */

@@ -277,6 +277,16 @@ public final class RealNode {
                 environment(read(Path.of("/proc", Long.toString(pid), "environ"))));
     }
 
+    /**
+     * Kills the container whose pod status says {@code containerd://<id>} as a crash would: SIGKILL to its main
+     * process from the host, so it neither releases a lease nor finishes a request. The kubelet restarts it.
+     */
+    public static void killContainer(String containerId) {
+        long pid = containerPid(containerId.replaceFirst("^containerd://", ""));
+        Commands.run(List.of("kill", "-KILL", Long.toString(pid)), Duration.ofSeconds(10))
+                .requireSuccess("kill -KILL " + pid);
+    }
+
     private static Map<String, String> environment(String environ) {
         Map<String, String> variables = new LinkedHashMap<>();
         for (String variable : environ.split("\0")) {

@@ -72,6 +72,11 @@ public final class ThirdPartyTools {
         return require(testClass, "prometheus", versioned("prometheus")).resolve("promtool");
     }
 
+    /** The {@code prometheus} server binary of {@code prometheus-v<version>/} (API only, no web UI). */
+    public static Path prometheus(String testClass) {
+        return require(testClass, "prometheus", versioned("prometheus")).resolve("prometheus");
+    }
+
     /** The {@code gitserver} binary built from e2e/src/test/go/gitserver as it is now. */
     public static Path gitserver(String testClass) {
         return require(testClass, "gitserver", root().resolve("gitserver-" + gitserverSourceHash()))

@@ -1,6 +1,5 @@
 package dev.schedulerops.extender.http;
 
-import dev.schedulerops.extender.nodecache.InformerNodeCache;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -16,7 +15,9 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BooleanSupplier;
 import java.util.function.DoubleSupplier;
+import java.util.function.IntSupplier;
 
 /**
  * The extender's Prometheus metrics: {@code schedulerops_extender_requests_total{verb,code}},
@@ -166,17 +167,20 @@ public final class ExtenderMetrics {
                 .register(registry);
     }
 
-    /** Registers the node cache's gauges: its size, whether its watch is open and when it last heard of a node. */
-    public void nodeCache(InformerNodeCache cache) {
-        Gauge.builder("schedulerops.extender.node.cache.nodes", cache::size)
+    /**
+     * Registers the node cache's gauges: its size, whether its watch is open and when it last heard of a node (seconds
+     * since the epoch).
+     */
+    public void nodeCache(IntSupplier nodes, BooleanSupplier watching, DoubleSupplier lastEventEpochSeconds) {
+        Gauge.builder("schedulerops.extender.node.cache.nodes", nodes::getAsInt)
                 .description("Nodes in the extender's node cache")
                 .strongReference(true)
                 .register(registry);
-        Gauge.builder("schedulerops.extender.node.cache.watching", () -> cache.watching() ? 1 : 0)
+        Gauge.builder("schedulerops.extender.node.cache.watching", () -> watching.getAsBoolean() ? 1 : 0)
                 .description("1 while the node cache's watch on the API server is open, 0 while it relists or retries")
                 .strongReference(true)
                 .register(registry);
-        Gauge.builder("schedulerops.extender.node.cache.last.event.timestamp", cache::lastEventEpochSeconds)
+        Gauge.builder("schedulerops.extender.node.cache.last.event.timestamp", lastEventEpochSeconds::getAsDouble)
                 .description("When the node cache last heard of a node (list or watch event), in seconds since the"
                         + " epoch; 0 before the first list")
                 .baseUnit("seconds")

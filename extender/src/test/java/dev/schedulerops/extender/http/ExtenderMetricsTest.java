@@ -25,7 +25,7 @@ class ExtenderMetricsTest {
                         new KubernetesClientBuilder().withConfig(config).build();
                 InformerNodeCache cache = InformerNodeCache.start(client, "example.com/rank")) {
             ExtenderMetrics metrics = new ExtenderMetrics();
-            metrics.nodeCache(cache);
+            metrics.nodeCache(cache::size, cache::watching, cache::lastEventEpochSeconds);
 
             assertThat(metrics.scrape())
                     .contains("\nschedulerops_extender_node_cache_nodes 0.0\n")

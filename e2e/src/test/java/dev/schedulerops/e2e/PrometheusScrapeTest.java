@@ -1,0 +1,260 @@
+package dev.schedulerops.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.schedulerops.e2e.support.Await;
+import dev.schedulerops.e2e.support.ChildProcess;
+import dev.schedulerops.e2e.support.Cluster;
+import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.Commands;
+import dev.schedulerops.e2e.support.LoopbackPorts;
+import dev.schedulerops.e2e.support.RealNode;
+import dev.schedulerops.e2e.support.ThirdPartyTools;
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.model.Labels;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real Prometheus (v0.316.0, e2e/tools/build prometheus, as a host process on loopback) scrapes the operator and an
+ * extender running as containers on the real node, with the target labels a PodMonitor would give them ({@code
+ * namespace}, {@code pod}), and evaluates the shipped rules of deploy/monitoring: every metric an alert reads exists
+ * under that name, every rule evaluates without error, and on a healthy install no alert fires or is pending.
+ */
+@Tag("real-node")
+@ExtendWith(ClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PrometheusScrapeTest {
+    static final String WORKLOAD = InClusterTest.OPERATOR_NAMESPACE;
+    static final String PROFILE = "scraped";
+    static final Duration ROLLOUT = Duration.ofMinutes(3);
+    private static final Pattern METRIC = Pattern.compile("schedulerops_[a-z_]+");
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private Cluster cluster;
+    private KubernetesClient client;
+    private ChildProcess prometheus;
+    private int port;
+
+    static void say(String line) {
+        System.out.println("[prometheus] " + line);
+        System.out.flush();
+    }
+
+    @BeforeAll
+    void installTheProductAProfileAndPrometheus(Cluster cluster, @TempDir Path dir) throws IOException {
+        this.cluster = cluster;
+        client = cluster.client();
+        Path binary = ThirdPartyTools.prometheus(PrometheusScrapeTest.class.getSimpleName());
+        RealNode.ensure();
+        cluster.kubectl(
+                        "apply",
+                        "--server-side",
+                        "-k",
+                        cluster.repoRoot().resolve("deploy").toString())
+                .requireSuccess("kubectl apply --server-side -k deploy/");
+        client.resource(OperatorTests.profile(
+                        "scraped", PROFILE, "labelKey: scraped.example.com/rank\nextender: {replicas: 1}\n"))
+                .create();
+        Await.until(
+                ROLLOUT,
+                "profile " + PROFILE + " is Ready",
+                () -> OperatorTests.isCurrent(client.resources(SchedulerProfile.class)
+                        .withName(PROFILE)
+                        .get()));
+
+        List<JsonNode> rule = Commands.yamlDocuments(
+                Files.readString(cluster.repoRoot().resolve("deploy/monitoring/prometheusrule.yaml")));
+        Files.writeString(dir.resolve("rules.yaml"), rule.get(0).path("spec").toString());
+        Pod operator = onlyPod(Map.of("app.kubernetes.io/name", InClusterTest.OPERATOR));
+        Pod extender = onlyPod(Labels.selector(PROFILE, Labels.COMPONENT_EXTENDER));
+        assertThePodMonitorSelects(extender);
+        Files.writeString(
+                dir.resolve("prometheus.yaml"),
+                """
+                global: {scrape_interval: 2s, evaluation_interval: 2s}
+                rule_files: [rules.yaml]
+                scrape_configs:
+                %s%s"""
+                        .formatted(job("operator", operator, 8080, ""), job("extender", extender, 8081, PROFILE)));
+        port = LoopbackPorts.free();
+        prometheus = cluster.startProcess(
+                "prometheus",
+                List.of(
+                        binary.toString(),
+                        "--config.file=" + dir.resolve("prometheus.yaml"),
+                        "--storage.tsdb.path=" + dir.resolve("data"),
+                        "--web.listen-address=127.0.0.1:" + port),
+                Map.of());
+    }
+
+    @AfterAll
+    void stop() {
+        if (prometheus != null) {
+            prometheus.close();
+        }
+        if (client != null) {
+            OperatorTests.uninstallTheDeployedProduct(cluster, client, ROLLOUT, PROFILE);
+        }
+    }
+
+    @Test
+    void theShippedRulesReadMetricsThatExistAndNothingFiresOnAHealthyInstall() throws Exception {
+        Await.until(Duration.ofSeconds(60), "both targets are up", () -> query("sum(up)")
+                .equals("2"));
+        TreeSet<String> read = new TreeSet<>();
+        Matcher m =
+                METRIC.matcher(Files.readString(cluster.repoRoot().resolve("deploy/monitoring/prometheusrule.yaml")));
+        while (m.find()) {
+            read.add(m.group());
+        }
+        List<String> missing = new ArrayList<>();
+        for (String metric : read) {
+            if (query("count(" + metric + ")").isEmpty()) {
+                missing.add(metric);
+            }
+        }
+        assertThat(missing)
+                .as("metrics the alerts read that neither the operator nor the extender serves")
+                .isEmpty();
+        assertThat(query("schedulerops_extender_node_cache_watching{pod=~\"" + PROFILE + "-extender-.*\"}"))
+                .isEqualTo("1");
+        assertThat(Double.parseDouble(query("time() - schedulerops_extender_node_cache_last_event_timestamp_seconds")))
+                .as("seconds since the extender's cache heard of a node (it has never heard is epoch 0)")
+                .isLessThan(24 * 3600.0);
+        assertThat(query("count(schedulerops_extender_request_seconds_bucket{schedulerprofile=\"" + PROFILE
+                        + "\",verb=\"filter\"})"))
+                .as("the latency histogram the SchedulerOpsExtenderSlow alert joins with the profile's httpTimeout")
+                .isNotEmpty();
+        assertThat(query("schedulerops_profile_extender_http_timeout_seconds{schedulerprofile=\"" + PROFILE + "\"}"))
+                .isEqualTo("5");
+
+        // Two evaluations after the first scrape of both: every rule evaluated, and fine.
+        Await.sleep(6_000);
+        JsonNode groups = get("/api/v1/rules").path("data").path("groups");
+        List<String> rules = new ArrayList<>();
+        for (JsonNode group : groups) {
+            for (JsonNode r : group.path("rules")) {
+                rules.add(r.path("name").asText());
+                assertThat(r.path("health").asText())
+                        .as(
+                                "rule %s: %s",
+                                r.path("name").asText(), r.path("lastError").asText())
+                        .isEqualTo("ok");
+            }
+        }
+        assertThat(rules).hasSizeGreaterThanOrEqualTo(8);
+        JsonNode alerts = get("/api/v1/alerts").path("data").path("alerts");
+        assertThat(alerts)
+                .as("alerts firing or pending on a healthy install: %s", alerts)
+                .isEmpty();
+        say("Prometheus scraped the operator and extender pods; the " + read.size()
+                + " metrics the alerts read all exist"
+                + " (" + String.join(", ", read) + "); all " + rules.size() + " rules evaluate with health ok and none"
+                + " fires or is pending.");
+    }
+
+    /**
+     * A scrape job for one pod with the target labels the shipped PodMonitor gives ({@code schedulerprofile} from
+     * the pod's profile label) or the Prometheus Operator adds ({@code namespace}, {@code pod}).
+     */
+    private static String job(String name, Pod pod, int port, String profile) {
+        return """
+                  - job_name: %s
+                    static_configs:
+                      - targets: ["%s:%d"]
+                        labels: {namespace: %s, pod: %s%s}
+                """
+                .formatted(
+                        name,
+                        pod.getStatus().getPodIP(),
+                        port,
+                        pod.getMetadata().getNamespace(),
+                        pod.getMetadata().getName(),
+                        profile.isEmpty() ? "" : ", schedulerprofile: " + profile);
+    }
+
+    /**
+     * No Prometheus Operator runs here, so the scrape above stands in for deploy/monitoring/podmonitor-extenders.yaml;
+     * this checks that the PodMonitor would find the same target: its selector matches the running extender pod, its
+     * port name is that pod's 8081, and the label it relabels into {@code schedulerprofile} is the pod's profile label.
+     */
+    private void assertThePodMonitorSelects(Pod extender) throws IOException {
+        JsonNode monitor = Commands.yamlDocuments(
+                        Files.readString(cluster.repoRoot().resolve("deploy/monitoring/podmonitor-extenders.yaml")))
+                .get(0);
+        monitor.path("spec").path("selector").path("matchLabels").fields().forEachRemaining(e -> assertThat(
+                        extender.getMetadata().getLabels())
+                .containsEntry(e.getKey(), e.getValue().asText()));
+        JsonNode endpoint = monitor.path("spec").path("podMetricsEndpoints").get(0);
+        assertThat(extender.getSpec().getContainers().get(0).getPorts()).anySatisfy(p -> {
+            assertThat(p.getName()).isEqualTo(endpoint.path("port").asText());
+            assertThat(p.getContainerPort()).isEqualTo(8081);
+        });
+        JsonNode relabel = endpoint.path("relabelings").get(0);
+        assertThat(relabel.path("targetLabel").asText()).isEqualTo("schedulerprofile");
+        String source = relabel.path("sourceLabels").get(0).asText();
+        String podLabel = Labels.PROFILE.replaceAll("[^a-zA-Z0-9_]", "_");
+        assertThat(source).isEqualTo("__meta_kubernetes_pod_label_" + podLabel);
+        assertThat(extender.getMetadata().getLabels()).containsEntry(Labels.PROFILE, PROFILE);
+    }
+
+    private Pod onlyPod(Map<String, String> labels) {
+        List<Pod> pods = client.pods().inNamespace(WORKLOAD).withLabels(labels).list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+        assertThat(pods).as("pods %s", labels).hasSize(1);
+        return pods.get(0);
+    }
+
+    /** The value of an instant query's single result, or "" when it has none. */
+    private String query(String promql) {
+        JsonNode result = get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))
+                .path("data")
+                .path("result");
+        return result.isEmpty() ? "" : result.get(0).path("value").get(1).asText();
+    }
+
+    private JsonNode get(String path) {
+        try {
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode())
+                    .as("GET %s: %s", path, response.body())
+                    .isEqualTo(200);
+            return Commands.json(response.body());
+        } catch (IOException e) {
+            throw new AssertionError("GET " + path + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+}

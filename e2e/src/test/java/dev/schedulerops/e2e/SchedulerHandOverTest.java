@@ -1,0 +1,388 @@
+package dev.schedulerops.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedulerops.e2e.support.Await;
+import dev.schedulerops.e2e.support.Cluster;
+import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.MergePatch;
+import dev.schedulerops.e2e.support.RealNode;
+import dev.schedulerops.e2e.support.RestrictedPods;
+import dev.schedulerops.operator.api.Defaults;
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The scheduler's leader dies while pods arrive: a profile with 2 kube-scheduler replicas (leader election on its
+ * own lease, the default 15 s / 10 s / 2 s) runs as real containers on the real node, and the leader's container is
+ * killed (SIGKILL from the host, so it releases nothing) while a pod is created every half second. "Bound exactly
+ * once" is read from the API server's own request counter: every pod bound, and no binding refused as a conflict. Then the same for
+ * the operator, scaled to 2 replicas (leader election is on in deploy/): its leader killed as a profile changes.
+ */
+@Tag("real-node")
+@ExtendWith(ClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SchedulerHandOverTest {
+    static final String WORKLOAD = InClusterTest.OPERATOR_NAMESPACE;
+    static final String PROFILE = "handover";
+    static final String LABEL = "handover.example.com/rank";
+    static final Duration ROLLOUT = Duration.ofMinutes(3);
+    static final Duration LEASE_DURATION = Duration.parse("PT" + Defaults.LEASE_DURATION.toUpperCase());
+    static final Duration RETRY_PERIOD = Duration.parse("PT" + Defaults.RETRY_PERIOD.toUpperCase());
+    static final int PODS = 60;
+    /**
+     * The leader renews every retryPeriod, so it dies at most one retryPeriod (plus client-go's jitter of 1.2) after
+     * its last renewal; the lease is free leaseDuration after that, and a candidate tries every retryPeriod.
+     */
+    static final Duration HAND_OVER_BOUND = LEASE_DURATION.plus(RETRY_PERIOD.multipliedBy(3));
+
+    static final String OPERATOR_LEASE = "schedulerops-operator";
+
+    private final Names names = new Names(PROFILE, WORKLOAD);
+    private Cluster cluster;
+    private KubernetesClient client;
+    private String kwokNode;
+    private String namespace;
+
+    static void say(String line) {
+        System.out.println("[hand-over] " + line);
+        System.out.flush();
+    }
+
+    @BeforeAll
+    void installTheProductAndAProfileWithTwoSchedulers(Cluster cluster) {
+        this.cluster = cluster;
+        client = cluster.client();
+        RealNode.ensure();
+        kwokNode = cluster.addNodes(1, Map.of("schedulerops.dev/e2e-pool", "hand-over"))
+                .get(0);
+        client.nodes()
+                .list()
+                .getItems()
+                .forEach(n -> MergePatch.nodeLabel(client, n.getMetadata().getName(), LABEL, null));
+        MergePatch.nodeLabel(client, kwokNode, LABEL, "10");
+        cluster.kubectl(
+                        "apply",
+                        "--server-side",
+                        "-k",
+                        cluster.repoRoot().resolve("deploy").toString())
+                .requireSuccess("kubectl apply --server-side -k deploy/");
+        client.resource(OperatorTests.profile(
+                        "hand-over",
+                        PROFILE,
+                        """
+                        labelKey: %s
+                        extender: {replicas: 1}
+                        scheduler: {replicas: 2}
+                        """
+                                .formatted(LABEL)))
+                .create();
+        Await.until(
+                ROLLOUT,
+                "profile " + PROFILE + " is Ready",
+                () -> OperatorTests.isCurrent(client.resources(SchedulerProfile.class)
+                        .withName(PROFILE)
+                        .get()));
+        Await.until(
+                ROLLOUT,
+                "both scheduler pods are Ready",
+                () -> schedulerPods().stream()
+                                .filter(SchedulerHandOverTest::isReady)
+                                .count()
+                        == 2);
+        namespace = OperatorTests.createRestrictedNamespace(cluster, "hand-over");
+    }
+
+    @AfterAll
+    void removeTheProduct() {
+        if (client == null) {
+            return;
+        }
+        if (namespace != null) {
+            client.namespaces().withName(namespace).delete();
+        }
+        OperatorTests.uninstallTheDeployedProduct(cluster, client, ROLLOUT, PROFILE);
+        if (kwokNode != null) {
+            MergePatch.nodeLabel(client, kwokNode, LABEL, null);
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theStandbyTakesTheLeaseAndEveryPodIsBoundExactlyOnce() throws Exception {
+        String holder = Await.value(Duration.ofSeconds(60), "a scheduler holds the lease", this::holder);
+        Pod leader = schedulerPods().stream()
+                .filter(p -> holder.startsWith(p.getMetadata().getName() + "_"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no scheduler pod holds " + holder));
+        Pod standby = schedulerPods().stream()
+                .filter(p -> !p.equals(leader))
+                .findFirst()
+                .orElseThrow();
+
+        Map<String, Long> bindingsBefore = bindingRequests();
+        List<Pod> pods = new ArrayList<>();
+        Instant killed = null;
+        Instant handedOver = null;
+        String newHolder = null;
+        for (int i = 0; i < PODS; i++) {
+            pods.add(client.resource(RestrictedPods.forScheduler(namespace, "pod-" + i, PROFILE))
+                    .create());
+            if (i == 10) {
+                RealNode.killContainer(
+                        leader.getStatus().getContainerStatuses().get(0).getContainerID());
+                killed = Instant.now();
+            }
+            if (killed != null && handedOver == null) {
+                String current = holder();
+                if (current != null && !current.equals(holder)) {
+                    handedOver = Instant.now();
+                    newHolder = current;
+                }
+            }
+            Thread.sleep(500);
+        }
+        Instant createdAll = Instant.now();
+        Instant killedAt = killed;
+        if (handedOver == null) {
+            newHolder = Await.value(LEASE_DURATION.multipliedBy(3), "another scheduler takes the lease", () -> {
+                String current = holder();
+                return current != null && !current.equals(holder) ? current : null;
+            });
+            handedOver = Instant.now();
+        }
+        Duration withoutLeader = Duration.between(killedAt, handedOver);
+
+        for (Pod pod : pods) {
+            Await.until(
+                    Duration.ofMinutes(2),
+                    "pod " + pod.getMetadata().getName() + " is bound",
+                    () -> client.pods()
+                                    .inNamespace(namespace)
+                                    .withName(pod.getMetadata().getName())
+                                    .get()
+                                    .getSpec()
+                                    .getNodeName()
+                            != null);
+        }
+        Duration lastBound = Duration.between(createdAll, Instant.now());
+        Map<String, Long> scheduled = events("Scheduled");
+        Map<String, Long> failed = events("FailedScheduling");
+
+        assertThat(newHolder)
+                .as("the standby %s took the lease", standby.getMetadata().getName())
+                .startsWith(standby.getMetadata().getName() + "_");
+        assertThat(withoutLeader)
+                .as("the hand-over happens within the lease settings")
+                .isLessThanOrEqualTo(HAND_OVER_BOUND);
+        for (Pod pod : pods) {
+            assertThat(client.pods()
+                            .inNamespace(namespace)
+                            .withName(pod.getMetadata().getName())
+                            .get()
+                            .getSpec()
+                            .getNodeName())
+                    .as("pod %s", pod.getMetadata().getName())
+                    .isEqualTo(kwokNode);
+            assertThat(scheduled.getOrDefault(pod.getMetadata().getName(), 0L))
+                    .as("Scheduled events of pod %s", pod.getMetadata().getName())
+                    .isLessThanOrEqualTo(1L);
+        }
+        // The API server refuses a second binding of a pod with 409 Conflict: none was even tried. (An event is no
+        // proof of a binding: a leader killed just after binding a pod never sends its Scheduled event.)
+        Map<String, Long> bindings = difference(bindingRequests(), bindingsBefore);
+        assertThat(bindings.getOrDefault("409", 0L))
+                .as("binding requests refused as conflicts: %s", bindings)
+                .isZero();
+        assertThat(bindings.getOrDefault("201", 0L))
+                .as("bindings made (%s)", bindings)
+                .isGreaterThanOrEqualTo(PODS);
+        assertThat(failed)
+                .as("no pod failed a binding (a second scheduler would be refused)")
+                .isEmpty();
+        long withoutEvent = pods.stream()
+                .filter(p -> !scheduled.containsKey(p.getMetadata().getName()))
+                .count();
+        say("Killed the leader " + leader.getMetadata().getName() + "'s container while " + PODS
+                + " pods arrived (one every 500 ms): the standby "
+                + standby.getMetadata().getName()
+                + " took the lease " + withoutLeader.toMillis() + " ms later (leaseDuration " + Defaults.LEASE_DURATION
+                + ", retryPeriod " + Defaults.RETRY_PERIOD + "); all " + PODS + " pods were bound to " + kwokNode
+                + ", the last " + lastBound.toMillis() + " ms after the last was created; binding requests"
+                + " meanwhile by status " + bindings + ", no FailedScheduling, " + withoutEvent
+                + " pod(s) bound without a Scheduled event (a leader killed just after a binding never sends it).");
+    }
+
+    @Test
+    @Order(2)
+    void theOperatorsStandbyTakesOverAndReconcilesTheNextChange() {
+        cluster.kubectl("-n", WORKLOAD, "scale", "deployment/" + InClusterTest.OPERATOR, "--replicas=2")
+                .requireSuccess("kubectl scale the operator to 2 replicas");
+        Await.until(
+                ROLLOUT,
+                "both operator pods are Ready",
+                () -> operatorPods().stream()
+                                .filter(SchedulerHandOverTest::isReady)
+                                .count()
+                        == 2);
+        String holder =
+                Await.value(Duration.ofSeconds(60), "an operator holds its lease", () -> holder(OPERATOR_LEASE));
+        Pod leader = operatorPods().stream()
+                .filter(p -> holder.startsWith(p.getMetadata().getName()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no operator pod holds " + holder));
+        Pod standby = operatorPods().stream()
+                .filter(p -> !p.equals(leader))
+                .findFirst()
+                .orElseThrow();
+
+        RealNode.killContainer(leader.getStatus().getContainerStatuses().get(0).getContainerID());
+        Instant killed = Instant.now();
+        cluster.kubectl("patch", "schedulerprofile", PROFILE, "--type=merge", "-p", "{\"spec\":{\"weight\":7}}")
+                .requireSuccess("kubectl patch schedulerprofile " + PROFILE);
+        long generation = profile().getMetadata().getGeneration();
+        String newHolder = Await.value(LEASE_DURATION.multipliedBy(3), "another operator takes the lease", () -> {
+            String current = holder(OPERATOR_LEASE);
+            return current != null && !current.equals(holder) ? current : null;
+        });
+        Duration withoutLeader = Duration.between(killed, Instant.now());
+        Await.until(ROLLOUT, "the new leader reconciles generation " + generation, () -> {
+            SchedulerProfile profile = profile();
+            return OperatorTests.isCurrent(profile) && profile.getStatus().getObservedGeneration() == generation;
+        });
+        Duration reconciled = Duration.between(killed, Instant.now());
+
+        // fabric8's elector (the operator's) reads a lease as expired from the renew time in it, not from when this
+        // candidate last saw it change (client-go's way): the killed pod's restarted container competes on equal terms
+        // with the standby, and either may win. Both are a new process with a new identity.
+        String winner = newHolder.startsWith(standby.getMetadata().getName())
+                ? "the standby " + standby.getMetadata().getName()
+                : "the restarted container of " + leader.getMetadata().getName();
+        assertThat(newHolder)
+                .as("a new operator process holds the lease")
+                .isNotEqualTo(holder)
+                .matches(h -> operatorPods().stream()
+                        .anyMatch(p -> h.startsWith(p.getMetadata().getName() + "-")));
+        assertThat(withoutLeader)
+                .as("the hand-over happens within the lease settings")
+                .isLessThanOrEqualTo(HAND_OVER_BOUND);
+        say("Killed the leading operator " + leader.getMetadata().getName() + "'s container and changed the"
+                + " profile's weight at once: " + winner + " took the lease " + withoutLeader.toMillis()
+                + " ms later and the profile was Ready at its new generation " + reconciled.toMillis()
+                + " ms after the kill.");
+    }
+
+    private SchedulerProfile profile() {
+        return client.resources(SchedulerProfile.class).withName(PROFILE).get();
+    }
+
+    private List<Pod> operatorPods() {
+        return client
+                .pods()
+                .inNamespace(WORKLOAD)
+                .withLabels(Map.of("app.kubernetes.io/name", InClusterTest.OPERATOR))
+                .list()
+                .getItems()
+                .stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+    }
+
+    /**
+     * The API server's count of pod binding requests by status code ({@code apiserver_request_total}, POST
+     * pods/binding), summed over its label sets.
+     */
+    private Map<String, Long> bindingRequests() {
+        String metrics = cluster.kubectl("get", "--raw", "/metrics")
+                .requireSuccess("kubectl get --raw /metrics")
+                .stdout();
+        Map<String, Long> byCode = new TreeMap<>();
+        Matcher code = Pattern.compile("code=\"(\\d+)\"").matcher("");
+        for (String line : metrics.lines().toList()) {
+            if (line.startsWith("apiserver_request_total{")
+                    && line.contains("resource=\"pods\"")
+                    && line.contains("subresource=\"binding\"")
+                    && line.contains("verb=\"POST\"")
+                    && code.reset(line).find()) {
+                long value = (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                byCode.merge(code.group(1), value, Long::sum);
+            }
+        }
+        return byCode;
+    }
+
+    private static Map<String, Long> difference(Map<String, Long> after, Map<String, Long> before) {
+        Map<String, Long> delta = new TreeMap<>();
+        after.forEach((code, count) -> {
+            long d = count - before.getOrDefault(code, 0L);
+            if (d != 0) {
+                delta.put(code, d);
+            }
+        });
+        return delta;
+    }
+
+    private String holder() {
+        return holder(names.schedulerLease());
+    }
+
+    private String holder(String leaseName) {
+        Lease lease = client.leases().inNamespace(WORKLOAD).withName(leaseName).get();
+        return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
+    }
+
+    private List<Pod> schedulerPods() {
+        return client
+                .pods()
+                .inNamespace(WORKLOAD)
+                .withLabels(Labels.selector(PROFILE, Labels.COMPONENT_SCHEDULER))
+                .list()
+                .getItems()
+                .stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+    }
+
+    /** Events of {@code reason} in the test namespace, counted per pod (an event's count included). */
+    private Map<String, Long> events(String reason) {
+        return client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(e -> reason.equals(e.getReason()))
+                .collect(Collectors.groupingBy(
+                        e -> e.getInvolvedObject().getName(), Collectors.summingLong(SchedulerHandOverTest::count)));
+    }
+
+    private static long count(Event event) {
+        return event.getCount() == null ? 1 : event.getCount();
+    }
+
+    private static boolean isReady(Pod pod) {
+        return pod.getStatus() != null
+                && pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+}
