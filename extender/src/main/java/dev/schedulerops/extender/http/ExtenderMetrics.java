@@ -168,7 +168,7 @@ public final class ExtenderMetrics {
     }
 
     /**
-     * Registers the node cache's gauges: its size, whether its watch is open and when it last heard of a node (seconds
+     * Registers the node cache's gauges: its size, whether its watch is open and when it last heard from the API server (seconds
      * since the epoch).
      */
     public void nodeCache(IntSupplier nodes, BooleanSupplier watching, DoubleSupplier lastEventEpochSeconds) {
@@ -181,8 +181,8 @@ public final class ExtenderMetrics {
                 .strongReference(true)
                 .register(registry);
         Gauge.builder("schedulerops.extender.node.cache.last.event.timestamp", lastEventEpochSeconds::getAsDouble)
-                .description("When the node cache last heard of a node (list or watch event), in seconds since the"
-                        + " epoch; 0 before the first list")
+                .description("When the node cache last heard from the API server (list, watch event or bookmark), in"
+                        + " seconds since the epoch; 0 before the first list")
                 .baseUnit("seconds")
                 .strongReference(true)
                 .register(registry);

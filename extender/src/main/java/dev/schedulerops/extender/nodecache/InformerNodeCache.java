@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.ReducedStateItemStore;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,8 +31,16 @@ public final class InformerNodeCache implements NodeCache {
 
     private final String labelKey;
     private volatile boolean closed;
-    /** When the last list or watch event arrived, in ms since the epoch; 0 before the first list. */
+    /**
+     * The API server sends a watch that allows them a bookmark about once a minute (its cacher's bookmarkFrequency),
+     * carrying the current resource version: the informer's resource version moves even when no node changes.
+     */
+    private static final Duration RESOURCE_VERSION_POLL = Duration.ofSeconds(10);
+
+    /** When the last list, watch event or bookmark arrived, in ms since the epoch; 0 before the first list. */
     private final AtomicLong lastEventMillis = new AtomicLong();
+    /** The informer's resource version as last polled; read and written by the watchdog thread only. */
+    private String lastResourceVersion;
 
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "node-cache-watchdog");
@@ -79,13 +88,18 @@ public final class InformerNodeCache implements NodeCache {
 
     /** Starts watching; the returned cache reports {@link #synced()} once the first list has arrived. */
     public static InformerNodeCache start(KubernetesClient client, String labelKey) {
+        return start(client, labelKey, RESOURCE_VERSION_POLL);
+    }
+
+    /** As {@link #start(KubernetesClient, String)}, noticing bookmarks every {@code poll} (tests make it short). */
+    static InformerNodeCache start(KubernetesClient client, String labelKey, Duration poll) {
         InformerNodeCache cache = new InformerNodeCache(client, labelKey);
         long started = System.nanoTime();
         cache.watchdog.scheduleWithFixedDelay(
+                cache::noticeResourceVersion, poll.toMillis(), poll.toMillis(), TimeUnit.MILLISECONDS);
+        cache.watchdog.scheduleWithFixedDelay(
                 () -> {
-                    if (cache.synced()) {
-                        cache.watchdog.shutdown();
-                    } else {
+                    if (!cache.synced()) {
                         LOG.warn(
                                 "node cache not synced after {} s, /readyz answers 503: is the API server {}"
                                         + " reachable, and may this identity list and watch nodes?",
@@ -116,6 +130,15 @@ public final class InformerNodeCache implements NodeCache {
         lastEventMillis.set(System.currentTimeMillis());
     }
 
+    /** A bookmark (or an event) moved the informer's resource version since the last poll: the watch is alive. */
+    private void noticeResourceVersion() {
+        String version = informer.lastSyncResourceVersion();
+        if (version != null && !version.equals(lastResourceVersion)) {
+            lastResourceVersion = version;
+            lastEventMillis.set(System.currentTimeMillis());
+        }
+    }
+
     /** How many nodes the cache holds. */
     public int size() {
         return labels.size();
@@ -131,9 +154,10 @@ public final class InformerNodeCache implements NodeCache {
     }
 
     /**
-     * When the cache last heard of a node (the first list, or a watch event), in seconds since the epoch; 0 before the
-     * first list. Every kubelet reports its Node's status at least every 5 minutes (nodeStatusReportFrequency), so in
-     * a cluster of real nodes an age well beyond that means the watch has stopped delivering.
+     * When the cache last heard from the API server (the first list, a watch event, or a bookmark noticed within
+     * {@link #RESOURCE_VERSION_POLL}), in seconds since the epoch; 0 before the first list. The API server sends a
+     * bookmark about once a minute, so an age of several minutes means the watch has stopped delivering, however quiet
+     * the nodes are.
      */
     public double lastEventEpochSeconds() {
         return lastEventMillis.get() / 1000.0;

@@ -28,6 +28,8 @@ class InformerNodeCacheTest {
     private final CountDownLatch done = new CountDownLatch(1);
     /** Once set, every request is refused as if the extender's permission to list and watch nodes was revoked. */
     private volatile boolean forbidden;
+    /** Counted down to make the watch send a BOOKMARK (resource version 20) after its three events. */
+    private final CountDownLatch bookmark = new CountDownLatch(1);
 
     private HttpServer apiServer;
     private KubernetesClient client;
@@ -88,6 +90,12 @@ class InformerNodeCacheTest {
             out.flush();
         }
         try {
+            if (bookmark.await(30, TimeUnit.SECONDS) && done.getCount() > 0) {
+                out.write(("{\"type\":\"BOOKMARK\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\","
+                                + "\"metadata\":{\"resourceVersion\":\"20\"}}}\n")
+                        .getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
             done.await(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -101,6 +109,7 @@ class InformerNodeCacheTest {
             cache.close();
         }
         done.countDown();
+        bookmark.countDown();
         client.close();
         apiServer.stop(0);
     }
@@ -131,7 +140,7 @@ class InformerNodeCacheTest {
     }
 
     @Test
-    void tellsWhetherItsWatchIsOpenAndWhenItLastHeardOfANode() throws Exception {
+    void tellsWhetherItsWatchIsOpenAndWhenItLastHeardFromTheApiServerBookmarksIncluded() throws Exception {
         double before = System.currentTimeMillis() / 1000.0;
         cache = InformerNodeCache.start(client, KEY);
         assertThat(cache.lastEventEpochSeconds())
@@ -143,8 +152,13 @@ class InformerNodeCacheTest {
         await(cache::watching);
         Thread.sleep(200); // the handler records the time just after it removes the node
         assertThat(cache.size()).isEqualTo(2);
+        double listed = cache.lastEventEpochSeconds();
+        assertThat(listed).isGreaterThanOrEqualTo(Math.floor(before));
+
+        bookmark.countDown(); // no node changes, but the API server says the watch is alive
+        await(() -> cache.lastEventEpochSeconds() > listed);
         double heard = cache.lastEventEpochSeconds();
-        assertThat(heard).isGreaterThanOrEqualTo(Math.floor(before));
+        assertThat(cache.labelValue("n3")).isEqualTo("5");
 
         forbidden = true;
         done.countDown(); // the API server ends the watch; the informer's next watch and list are refused
