@@ -168,8 +168,8 @@ public final class ExtenderMetrics {
     }
 
     /**
-     * Registers the node cache's gauges: its size, whether its watch is open and when it last heard from the API server (seconds
-     * since the epoch).
+     * Registers the node cache's gauges: its size, whether its watch is open and when it last heard from the API
+     * server (seconds since the epoch).
      */
     public void nodeCache(IntSupplier nodes, BooleanSupplier watching, DoubleSupplier lastEventEpochSeconds) {
         Gauge.builder("schedulerops.extender.node.cache.nodes", nodes::getAsInt)
