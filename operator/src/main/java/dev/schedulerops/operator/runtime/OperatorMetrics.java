@@ -60,11 +60,11 @@ final class OperatorMetrics {
                         + " scheduler-client), in seconds since the epoch; the operator renews them long before")
                 .baseUnit("seconds")
                 .register(registry);
-        this.version = MultiGauge.builder("schedulerops.kubernetes.version")
+        this.version = MultiGauge.builder("schedulerops.kubernetes.version.info")
                 .description("1, labelled with the API server's version the operator last read and whether the"
                         + " operator supports it (a profile is refused on an unsupported version)")
                 .register(registry);
-        Gauge.builder("schedulerops.build", () -> 1)
+        Gauge.builder("schedulerops.build.info", () -> 1)
                 .description("1, labelled with the operator's version")
                 .tag("version", ClusterFacts.BuildInfo.version())
                 .register(registry);

@@ -65,7 +65,7 @@ class MetricsTest {
                     .isPresent();
             assertThat(value(lines, "schedulerops_reconcile_duration_seconds_count{operation=\"reconcile\"}"))
                     .hasValueSatisfying(n -> assertThat(n).isPositive());
-            assertThat(lines).anyMatch(l -> l.startsWith("schedulerops_kubernetes_version{supported=\"true\""));
+            assertThat(lines).anyMatch(l -> l.startsWith("schedulerops_kubernetes_version_info{supported=\"true\""));
             // Gauges whose object Micrometer holds weakly read NaN once it is collected: these must not.
             System.gc();
             List<String> afterGc = scrape(operator);

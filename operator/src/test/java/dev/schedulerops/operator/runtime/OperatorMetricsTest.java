@@ -2,6 +2,7 @@ package dev.schedulerops.operator.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.reconcile.ApplyFailure;
 import dev.schedulerops.operator.reconcile.ProfileMetrics;
 import dev.schedulerops.operator.validation.SchedulerFlagCatalog;
@@ -103,12 +104,21 @@ class OperatorMetricsTest {
     @Test
     void theClusterVersionSaysWhetherItIsSupportedAndOnlyTheLastOneIsShown() {
         assertThat(scrape())
-                .contains("schedulerops_kubernetes_version{supported=\"true\",version=\"" + version.get() + "\"} 1.0");
+                .contains(
+                        "schedulerops_kubernetes_version_info{supported=\"true\",version=\"" + version.get() + "\"} 1");
         version.set("v1.2.3");
         assertThat(scrape())
-                .contains("schedulerops_kubernetes_version{supported=\"false\",version=\"v1.2.3\"} 1.0")
-                .filteredOn(l -> l.startsWith("schedulerops_kubernetes_version"))
+                .contains("schedulerops_kubernetes_version_info{supported=\"false\",version=\"v1.2.3\"} 1")
+                .filteredOn(l -> l.startsWith("schedulerops_kubernetes_version_info"))
                 .hasSize(1);
+    }
+
+    @Test
+    void infoGaugesEndInInfoAndReadOne() {
+        assertThat(scrape())
+                .contains("schedulerops_build_info{version=\"" + ClusterFacts.BuildInfo.version() + "\"} 1")
+                .noneMatch(
+                        l -> l.startsWith("schedulerops_build{") || l.startsWith("schedulerops_kubernetes_version{"));
     }
 
     @Test
