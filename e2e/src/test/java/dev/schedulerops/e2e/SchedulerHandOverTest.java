@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,6 +61,9 @@ class SchedulerHandOverTest {
      * too), and the test notices within 500 ms on a busy 2-core machine: leaseDuration + 4 retryPeriods, 23 s.
      */
     static final Duration HAND_OVER_BOUND = LEASE_DURATION.plus(RETRY_PERIOD.multipliedBy(4));
+    /** The same for the operator's lease, which is JOSDK's defaults (OperatorRuntime). */
+    static final Duration OPERATOR_HAND_OVER_BOUND = LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE.plus(
+            LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE.multipliedBy(4));
 
     static final String OPERATOR_LEASE = "schedulerops-operator";
 
@@ -290,7 +294,7 @@ class SchedulerHandOverTest {
                         .anyMatch(p -> h.startsWith(p.getMetadata().getName() + "-")));
         assertThat(withoutLeader)
                 .as("the hand-over happens within the lease settings")
-                .isLessThanOrEqualTo(HAND_OVER_BOUND);
+                .isLessThanOrEqualTo(OPERATOR_HAND_OVER_BOUND);
         say("Killed the leading operator " + leader.getMetadata().getName() + "'s container and changed the"
                 + " profile's weight at once: " + winner + " took the lease " + withoutLeader.toMillis()
                 + " ms later and the profile was Ready at its new generation " + reconciled.toMillis()

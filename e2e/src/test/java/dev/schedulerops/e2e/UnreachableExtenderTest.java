@@ -121,6 +121,9 @@ class UnreachableExtenderTest {
 
             assertThat(awaitBound(bystander)).as("the bystander profile's pod").isEqualTo(kwokNode);
             Duration bystanderBound = Duration.between(created, Instant.now());
+            assertThat(bystanderBound)
+                    .as("the bystander's pod waited for nobody's timeout")
+                    .isLessThan(HTTP_TIMEOUT);
 
             String lenientNode = awaitBound(lenient);
             Duration lenientBound = Duration.between(created, Instant.now());
@@ -162,9 +165,13 @@ class UnreachableExtenderTest {
                 .inNamespace(WORKLOAD)
                 .withName(profile + Names.EXTENDER_SUFFIX)
                 .get();
-        return RealNode.blackhole(
-                service.getSpec().getClusterIP(),
-                service.getSpec().getPorts().get(0).getPort());
+        int port = service.getSpec().getPorts().stream()
+                .filter(p -> "http".equals(p.getName()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(
+                        "no port named http in " + service.getSpec().getPorts()))
+                .getPort();
+        return RealNode.blackhole(service.getSpec().getClusterIP(), port);
     }
 
     private Pod create(String profile, String name) {

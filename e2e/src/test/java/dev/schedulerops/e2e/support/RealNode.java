@@ -47,6 +47,7 @@ public final class RealNode {
                             Duration.ofMinutes(1))
                     .requireSuccess("e2e/images registry-up");
             requireImages();
+            removeLeftoverBlackholes();
             ClusterScript.Result result = ClusterScript.runOrFail(Duration.ofMinutes(5), "real-node");
             name = result.lastLine();
             networkPolicy(!"off".equals(System.getProperty(NETWORK_POLICY_PROPERTY, "on")));
@@ -130,6 +131,18 @@ public final class RealNode {
         public void close() {
             iptables("-D", rule());
         }
+    }
+
+    /** Blackhole rules a test left when its JVM was killed before {@link Blackhole#close()} ran. */
+    private static void removeLeftoverBlackholes() {
+        Commands.run(
+                        List.of(
+                                "bash",
+                                "-c",
+                                "iptables -w -t raw -S PREROUTING | grep -- 'schedulerops-e2e blackhole' | sed 's/^-A /-D /'"
+                                        + " | while read -r rule; do eval iptables -w -t raw \"$rule\"; done"),
+                        Duration.ofSeconds(30))
+                .requireSuccess("removing leftover blackhole rules");
     }
 
     private static void iptables(String action, List<String> rule) {

@@ -42,6 +42,10 @@ public final class ExtenderMetrics {
         Duration.ofSeconds(1),
         Duration.ofMillis(2500),
         Duration.ofSeconds(5),
+        // Above kube-scheduler's default httpTimeout: a profile may set a longer one, and SchedulerOpsExtenderSlow
+        // compares the p99 with half of it.
+        Duration.ofSeconds(10),
+        Duration.ofSeconds(30),
     };
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

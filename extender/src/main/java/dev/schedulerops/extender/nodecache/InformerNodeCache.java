@@ -33,7 +33,8 @@ public final class InformerNodeCache implements NodeCache {
     private volatile boolean closed;
     /**
      * The API server sends a watch that allows them a bookmark about once a minute (its cacher's bookmarkFrequency),
-     * carrying the current resource version: the informer's resource version moves even when no node changes.
+     * carrying the node watch's current resource version; it moves with node writes and with etcd's progress
+     * notifications, so the informer's resource version can move while no event reaches the handlers.
      */
     private static final Duration RESOURCE_VERSION_POLL = Duration.ofSeconds(10);
 
@@ -130,12 +131,20 @@ public final class InformerNodeCache implements NodeCache {
         lastEventMillis.set(System.currentTimeMillis());
     }
 
-    /** A bookmark (or an event) moved the informer's resource version since the last poll: the watch is alive. */
+    /** A bookmark (or an event) moved the informer's resource version since the last poll: the watch delivers. */
     private void noticeResourceVersion() {
-        String version = informer.lastSyncResourceVersion();
-        if (version != null && !version.equals(lastResourceVersion)) {
-            lastResourceVersion = version;
-            lastEventMillis.set(System.currentTimeMillis());
+        try {
+            String version = informer.lastSyncResourceVersion();
+            if (version != null && !version.equals(lastResourceVersion)) {
+                // The first version seen is the list's, whose arrival is already recorded.
+                if (lastResourceVersion != null) {
+                    lastEventMillis.set(System.currentTimeMillis());
+                }
+                lastResourceVersion = version;
+            }
+        } catch (RuntimeException e) {
+            // A scheduled task that throws is never run again: log, and keep polling.
+            LOG.warn("reading the node informer's resource version failed: {}", e.toString());
         }
     }
 
@@ -154,10 +163,10 @@ public final class InformerNodeCache implements NodeCache {
     }
 
     /**
-     * When the cache last heard from the API server (the first list, a watch event, or a bookmark noticed within
-     * {@link #RESOURCE_VERSION_POLL}), in seconds since the epoch; 0 before the first list. The API server sends a
-     * bookmark about once a minute, so an age of several minutes means the watch has stopped delivering, however quiet
-     * the nodes are.
+     * When the cache last heard from the API server (the first list, a watch event, or a bookmark with a new resource
+     * version, noticed within {@link #RESOURCE_VERSION_POLL}), in seconds since the epoch; 0 before the first list.
+     * Every kubelet writes its Node at least every 5 minutes (nodeStatusReportFrequency), so on a cluster of real nodes
+     * an age well beyond that means the watch has stopped delivering.
      */
     public double lastEventEpochSeconds() {
         return lastEventMillis.get() / 1000.0;
