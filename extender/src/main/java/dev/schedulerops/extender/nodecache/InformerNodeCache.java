@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -98,7 +99,7 @@ public final class InformerNodeCache implements NodeCache {
         long started = System.nanoTime();
         cache.watchdog.scheduleWithFixedDelay(
                 cache::noticeResourceVersion, poll.toMillis(), poll.toMillis(), TimeUnit.MILLISECONDS);
-        cache.watchdog.scheduleWithFixedDelay(
+        ScheduledFuture<?> notSyncedWarning = cache.watchdog.scheduleWithFixedDelay(
                 () -> {
                     if (!cache.synced()) {
                         LOG.warn(
@@ -113,6 +114,7 @@ public final class InformerNodeCache implements NodeCache {
                 TimeUnit.SECONDS);
         cache.informer.start().whenComplete((ignored, error) -> {
             if (error == null) {
+                notSyncedWarning.cancel(false);
                 // An empty first list delivers no event; otherwise the events already set it (and may be newer).
                 cache.lastEventMillis.compareAndSet(0, System.currentTimeMillis());
                 LOG.info(
