@@ -13,7 +13,6 @@ import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -121,25 +120,9 @@ class NetworkPolicyEnforcementTest {
         this.cluster = cluster;
         client = cluster.client();
         RealNode.ensure();
-        kwokNode = cluster.addNodes(1, Map.of("schedulerops.dev/e2e-pool", "netpol"))
-                .get(0);
         // Only this node carries the profile's label key, so a pod scheduled through the extender lands on it.
-        client.nodes()
-                .list()
-                .getItems()
-                .forEach(n -> MergePatch.nodeLabel(client, n.getMetadata().getName(), LABEL, null));
-        MergePatch.nodeLabel(client, kwokNode, LABEL, "10");
-        cluster.kubectl(
-                        "apply",
-                        "--server-side",
-                        "-k",
-                        cluster.repoRoot().resolve("deploy").toString())
-                .requireSuccess("kubectl apply --server-side -k deploy/");
-        client.apps()
-                .deployments()
-                .inNamespace(WORKLOAD)
-                .withName(InClusterTest.OPERATOR)
-                .waitUntilCondition(d -> d != null && available(d), ROLLOUT.toSeconds(), TimeUnit.SECONDS);
+        kwokNode = OperatorTests.addTheOnlyLabelledNode(cluster, "netpol", LABEL, "10");
+        OperatorTests.installTheDeployedProduct(cluster, ROLLOUT);
         client.resource(OperatorTests.profile(
                         "netpol",
                         PROFILE,
@@ -457,12 +440,5 @@ class NetworkPolicyEnforcementTest {
                 && pod.getStatus().getConditions() != null
                 && pod.getStatus().getConditions().stream()
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-    }
-
-    private static boolean available(Deployment d) {
-        return d.getStatus() != null
-                && d.getStatus().getConditions() != null
-                && d.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Available".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 }

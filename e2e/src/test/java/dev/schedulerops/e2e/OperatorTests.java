@@ -4,14 +4,17 @@ import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.Crds;
 import dev.schedulerops.e2e.support.E2eSettings;
+import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.reconcile.DeploymentReadiness;
 import dev.schedulerops.operator.reconcile.ProfileEvents;
 import dev.schedulerops.operator.runtime.OperatorConfig;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -28,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -113,6 +117,61 @@ final class OperatorTests {
                 .list()
                 .getItems()
                 .isEmpty());
+    }
+
+    /**
+     * Installs the product as users do ({@code kubectl apply --server-side -k deploy/}) and waits until the operator
+     * Deployment is available; {@link #uninstallTheDeployedProduct} removes it again.
+     */
+    static void installTheDeployedProduct(Cluster cluster, Duration timeout) {
+        cluster.kubectl(
+                        "apply",
+                        "--server-side",
+                        "-k",
+                        cluster.repoRoot().resolve("deploy").toString())
+                .requireSuccess("kubectl apply --server-side -k deploy/");
+        cluster.client()
+                .apps()
+                .deployments()
+                .inNamespace(InClusterTest.OPERATOR_NAMESPACE)
+                .withName(InClusterTest.OPERATOR)
+                .waitUntilCondition(
+                        d -> d != null && DeploymentReadiness.isAvailableAtCurrentGeneration(d),
+                        timeout.toSeconds(),
+                        TimeUnit.SECONDS);
+    }
+
+    /**
+     * Adds one KWOK node to {@code pool} and makes it the only node of the cluster with {@code label=value} (the label is
+     * removed from every other node, real ones included); returns its name.
+     */
+    static String addTheOnlyLabelledNode(Cluster cluster, String pool, String label, String value) {
+        KubernetesClient client = cluster.client();
+        String node =
+                cluster.addNodes(1, Map.of("schedulerops.dev/e2e-pool", pool)).get(0);
+        client.nodes()
+                .list()
+                .getItems()
+                .forEach(n -> MergePatch.nodeLabel(client, n.getMetadata().getName(), label, null));
+        MergePatch.nodeLabel(client, node, label, value);
+        return node;
+    }
+
+    /** Waits until the profile is {@linkplain #isCurrent current}. */
+    static void awaitCurrent(KubernetesClient client, String profile, Duration timeout) {
+        Await.until(
+                timeout,
+                "profile " + profile + " is Ready",
+                () -> isCurrent(client.resources(SchedulerProfile.class)
+                        .withName(profile)
+                        .get()));
+    }
+
+    /** The pods in {@code namespace} with {@code labels} that are not being deleted. */
+    static List<Pod> livePods(KubernetesClient client, String namespace, Map<String, String> labels) {
+        return client.pods().inNamespace(namespace).withLabels(labels).list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
     }
 
     /**

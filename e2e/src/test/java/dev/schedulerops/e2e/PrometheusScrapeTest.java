@@ -11,7 +11,6 @@ import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.LoopbackPorts;
 import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.e2e.support.ThirdPartyTools;
-import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -59,6 +58,10 @@ class PrometheusScrapeTest {
     private KubernetesClient client;
     private ChildProcess prometheus;
     private int port;
+    /** deploy/monitoring/prometheusrule.yaml, read once: its text and the PrometheusRule. */
+    private String rulesText;
+
+    private JsonNode rule;
 
     static void say(String line) {
         System.out.println("[prometheus] " + line);
@@ -71,25 +74,15 @@ class PrometheusScrapeTest {
         client = cluster.client();
         Path binary = ThirdPartyTools.prometheus(PrometheusScrapeTest.class.getSimpleName());
         RealNode.ensure();
-        cluster.kubectl(
-                        "apply",
-                        "--server-side",
-                        "-k",
-                        cluster.repoRoot().resolve("deploy").toString())
-                .requireSuccess("kubectl apply --server-side -k deploy/");
+        OperatorTests.installTheDeployedProduct(cluster, ROLLOUT);
         client.resource(OperatorTests.profile(
                         "scraped", PROFILE, "labelKey: scraped.example.com/rank\nextender: {replicas: 1}\n"))
                 .create();
-        Await.until(
-                ROLLOUT,
-                "profile " + PROFILE + " is Ready",
-                () -> OperatorTests.isCurrent(client.resources(SchedulerProfile.class)
-                        .withName(PROFILE)
-                        .get()));
+        OperatorTests.awaitCurrent(client, PROFILE, ROLLOUT);
 
-        List<JsonNode> rule = Commands.yamlDocuments(
-                Files.readString(cluster.repoRoot().resolve("deploy/monitoring/prometheusrule.yaml")));
-        Files.writeString(dir.resolve("rules.yaml"), rule.get(0).path("spec").toString());
+        rulesText = Files.readString(cluster.repoRoot().resolve("deploy/monitoring/prometheusrule.yaml"));
+        rule = Commands.yamlDocuments(rulesText).get(0);
+        Files.writeString(dir.resolve("rules.yaml"), rule.path("spec").toString());
         Pod operator = onlyPod(Map.of("app.kubernetes.io/name", InClusterTest.OPERATOR));
         Pod extender = onlyPod(Labels.selector(PROFILE, Labels.COMPONENT_EXTENDER));
         assertThePodMonitorSelects(extender);
@@ -127,8 +120,7 @@ class PrometheusScrapeTest {
         Await.until(Duration.ofSeconds(60), "both targets are up", () -> query("sum(up)")
                 .equals("2"));
         TreeSet<String> read = new TreeSet<>();
-        Matcher m =
-                METRIC.matcher(Files.readString(cluster.repoRoot().resolve("deploy/monitoring/prometheusrule.yaml")));
+        Matcher m = METRIC.matcher(rulesText);
         while (m.find()) {
             read.add(m.group());
         }
@@ -167,14 +159,8 @@ class PrometheusScrapeTest {
                         .isEqualTo("ok");
             }
         }
-        long shipped = Commands.yamlDocuments(
-                        Files.readString(cluster.repoRoot().resolve("deploy/monitoring/prometheusrule.yaml")))
-                .get(0)
-                .path("spec")
-                .path("groups")
-                .findValues("alert")
-                .size();
-        assertThat(rules).as("every shipped rule loaded").hasSize((int) shipped);
+        int shipped = rule.path("spec").path("groups").findValues("alert").size();
+        assertThat(rules).as("every shipped rule loaded").hasSize(shipped);
         JsonNode alerts = get("/api/v1/alerts").path("data").path("alerts");
         assertThat(alerts)
                 .as("alerts firing or pending on a healthy install: %s", alerts)
@@ -231,9 +217,7 @@ class PrometheusScrapeTest {
     }
 
     private Pod onlyPod(Map<String, String> labels) {
-        List<Pod> pods = client.pods().inNamespace(WORKLOAD).withLabels(labels).list().getItems().stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .toList();
+        List<Pod> pods = OperatorTests.livePods(client, WORKLOAD, labels);
         assertThat(pods).as("pods %s", labels).hasSize(1);
         return pods.get(0);
     }

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.readiness.Readiness;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import java.time.Duration;
 import java.time.Instant;
@@ -83,19 +84,9 @@ class SchedulerHandOverTest {
         this.cluster = cluster;
         client = cluster.client();
         RealNode.ensure();
-        kwokNode = cluster.addNodes(1, Map.of("schedulerops.dev/e2e-pool", "hand-over"))
-                .get(0);
-        client.nodes()
-                .list()
-                .getItems()
-                .forEach(n -> MergePatch.nodeLabel(client, n.getMetadata().getName(), LABEL, null));
-        MergePatch.nodeLabel(client, kwokNode, LABEL, "10");
-        cluster.kubectl(
-                        "apply",
-                        "--server-side",
-                        "-k",
-                        cluster.repoRoot().resolve("deploy").toString())
-                .requireSuccess("kubectl apply --server-side -k deploy/");
+        // Only this node carries the profile's label key, so a pod scheduled through the extender lands on it.
+        kwokNode = OperatorTests.addTheOnlyLabelledNode(cluster, "hand-over", LABEL, "10");
+        OperatorTests.installTheDeployedProduct(cluster, ROLLOUT);
         client.resource(OperatorTests.profile(
                         "hand-over",
                         PROFILE,
@@ -106,19 +97,11 @@ class SchedulerHandOverTest {
                         """
                                 .formatted(LABEL)))
                 .create();
-        Await.until(
-                ROLLOUT,
-                "profile " + PROFILE + " is Ready",
-                () -> OperatorTests.isCurrent(client.resources(SchedulerProfile.class)
-                        .withName(PROFILE)
-                        .get()));
+        OperatorTests.awaitCurrent(client, PROFILE, ROLLOUT);
         Await.until(
                 ROLLOUT,
                 "both scheduler pods are Ready",
-                () -> schedulerPods().stream()
-                                .filter(SchedulerHandOverTest::isReady)
-                                .count()
-                        == 2);
+                () -> schedulerPods().stream().filter(Readiness::isPodReady).count() == 2);
         namespace = OperatorTests.createRestrictedNamespace(cluster, "hand-over");
     }
 
@@ -250,10 +233,7 @@ class SchedulerHandOverTest {
         Await.until(
                 ROLLOUT,
                 "both operator pods are Ready",
-                () -> operatorPods().stream()
-                                .filter(SchedulerHandOverTest::isReady)
-                                .count()
-                        == 2);
+                () -> operatorPods().stream().filter(Readiness::isPodReady).count() == 2);
         String holder =
                 Await.value(Duration.ofSeconds(60), "an operator holds its lease", () -> holder(OPERATOR_LEASE));
         Pod leader = operatorPods().stream()
@@ -306,15 +286,7 @@ class SchedulerHandOverTest {
     }
 
     private List<Pod> operatorPods() {
-        return client
-                .pods()
-                .inNamespace(WORKLOAD)
-                .withLabels(Map.of("app.kubernetes.io/name", InClusterTest.OPERATOR))
-                .list()
-                .getItems()
-                .stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .toList();
+        return OperatorTests.livePods(client, WORKLOAD, Map.of("app.kubernetes.io/name", InClusterTest.OPERATOR));
     }
 
     /**
@@ -361,15 +333,7 @@ class SchedulerHandOverTest {
     }
 
     private List<Pod> schedulerPods() {
-        return client
-                .pods()
-                .inNamespace(WORKLOAD)
-                .withLabels(Labels.selector(PROFILE, Labels.COMPONENT_SCHEDULER))
-                .list()
-                .getItems()
-                .stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .toList();
+        return OperatorTests.livePods(client, WORKLOAD, Labels.selector(PROFILE, Labels.COMPONENT_SCHEDULER));
     }
 
     /** Events of {@code reason} in the test namespace, counted per pod (an event's count included). */
@@ -382,12 +346,5 @@ class SchedulerHandOverTest {
 
     private static long count(Event event) {
         return event.getCount() == null ? 1 : event.getCount();
-    }
-
-    private static boolean isReady(Pod pod) {
-        return pod.getStatus() != null
-                && pod.getStatus().getConditions() != null
-                && pod.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 }

@@ -78,18 +78,7 @@ class TenancyTest {
         admin = cluster.client();
         RealNode.ensure();
         kwokNodes = cluster.addNodes(1, Map.of("schedulerops.dev/e2e-pool", "tenancy"));
-        cluster.kubectl(
-                        "apply",
-                        "--server-side",
-                        "-k",
-                        cluster.repoRoot().resolve("deploy").toString())
-                .requireSuccess("kubectl apply --server-side -k deploy/");
-        admin.apps()
-                .deployments()
-                .inNamespace(WORKLOAD)
-                .withName(OPERATOR)
-                .waitUntilCondition(
-                        d -> d != null && available(d), ROLLOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        OperatorTests.installTheDeployedProduct(cluster, ROLLOUT);
 
         team = cluster.createNamespace("team-a").getMetadata().getName();
         admin.resource(new ServiceAccountBuilder()
@@ -480,13 +469,6 @@ class TenancyTest {
                         .withOauthToken(token)
                         .build())
                 .build();
-    }
-
-    private static boolean available(Deployment d) {
-        return d.getStatus() != null
-                && d.getStatus().getConditions() != null
-                && d.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Available".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private static String name(Pod pod) {

@@ -8,7 +8,6 @@ import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.e2e.support.RestrictedPods;
-import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -17,7 +16,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -62,19 +60,9 @@ class UnreachableExtenderTest {
         this.cluster = cluster;
         client = cluster.client();
         RealNode.ensure();
-        kwokNode = cluster.addNodes(1, Map.of("schedulerops.dev/e2e-pool", "unreachable"))
-                .get(0);
-        client.nodes()
-                .list()
-                .getItems()
-                .forEach(n -> MergePatch.nodeLabel(client, n.getMetadata().getName(), LABEL, null));
-        MergePatch.nodeLabel(client, kwokNode, LABEL, "10");
-        cluster.kubectl(
-                        "apply",
-                        "--server-side",
-                        "-k",
-                        cluster.repoRoot().resolve("deploy").toString())
-                .requireSuccess("kubectl apply --server-side -k deploy/");
+        // Only this node carries the profile's label key, so a pod scheduled through the extender lands on it.
+        kwokNode = OperatorTests.addTheOnlyLabelledNode(cluster, "unreachable", LABEL, "10");
+        OperatorTests.installTheDeployedProduct(cluster, ROLLOUT);
         for (String profile : List.of(STRICT, LENIENT, BYSTANDER)) {
             String timeout = profile.equals(BYSTANDER) ? "" : "\n  httpTimeout: " + HTTP_TIMEOUT.toSeconds() + "s";
             String yaml = "labelKey: %s\nextender:\n  replicas: 1\n  ignorable: %s%s\n"
@@ -82,12 +70,7 @@ class UnreachableExtenderTest {
             client.resource(OperatorTests.profile("unreachable", profile, yaml)).create();
         }
         for (String profile : List.of(STRICT, LENIENT, BYSTANDER)) {
-            Await.until(
-                    ROLLOUT,
-                    "profile " + profile + " is Ready",
-                    () -> OperatorTests.isCurrent(client.resources(SchedulerProfile.class)
-                            .withName(profile)
-                            .get()));
+            OperatorTests.awaitCurrent(client, profile, ROLLOUT);
         }
         namespace = OperatorTests.createRestrictedNamespace(cluster, "unreachable");
         say("Profiles " + STRICT + " (ignorable: false), " + LENIENT + " (ignorable: true), both httpTimeout "
