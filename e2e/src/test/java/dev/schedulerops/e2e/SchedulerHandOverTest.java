@@ -2,6 +2,7 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.e2e.support.ApiServerMetrics;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
@@ -23,9 +24,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -132,7 +130,7 @@ class SchedulerHandOverTest {
                 .findFirst()
                 .orElseThrow();
 
-        Map<String, Long> bindingsBefore = bindingRequests();
+        Map<String, Long> bindingsBefore = ApiServerMetrics.bindingRequests(cluster);
         List<Pod> pods = new ArrayList<>();
         Instant killed = null;
         Instant handedOver = null;
@@ -202,7 +200,8 @@ class SchedulerHandOverTest {
         }
         // The API server refuses a second binding of a pod with 409 Conflict: none was even tried. (An event is no
         // proof of a binding: a leader killed just after binding a pod never sends its Scheduled event.)
-        Map<String, Long> bindings = difference(bindingRequests(), bindingsBefore);
+        Map<String, Long> bindings =
+                ApiServerMetrics.difference(ApiServerMetrics.bindingRequests(cluster), bindingsBefore);
         assertThat(bindings.getOrDefault("409", 0L))
                 .as("binding requests refused as conflicts: %s", bindings)
                 .isZero();
@@ -287,40 +286,6 @@ class SchedulerHandOverTest {
 
     private List<Pod> operatorPods() {
         return OperatorTests.livePods(client, WORKLOAD, Map.of("app.kubernetes.io/name", InClusterTest.OPERATOR));
-    }
-
-    /**
-     * The API server's count of pod binding requests by status code ({@code apiserver_request_total}, POST
-     * pods/binding), summed over its label sets.
-     */
-    private Map<String, Long> bindingRequests() {
-        String metrics = cluster.kubectl("get", "--raw", "/metrics")
-                .requireSuccess("kubectl get --raw /metrics")
-                .stdout();
-        Map<String, Long> byCode = new TreeMap<>();
-        Matcher code = Pattern.compile("code=\"(\\d+)\"").matcher("");
-        for (String line : metrics.lines().toList()) {
-            if (line.startsWith("apiserver_request_total{")
-                    && line.contains("resource=\"pods\"")
-                    && line.contains("subresource=\"binding\"")
-                    && line.contains("verb=\"POST\"")
-                    && code.reset(line).find()) {
-                long value = (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                byCode.merge(code.group(1), value, Long::sum);
-            }
-        }
-        return byCode;
-    }
-
-    private static Map<String, Long> difference(Map<String, Long> after, Map<String, Long> before) {
-        Map<String, Long> delta = new TreeMap<>();
-        after.forEach((code, count) -> {
-            long d = count - before.getOrDefault(code, 0L);
-            if (d != 0) {
-                delta.put(code, d);
-            }
-        });
-        return delta;
     }
 
     private String holder() {

@@ -8,8 +8,10 @@ import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.e2e.support.RestrictedPods;
+import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -44,6 +46,7 @@ class UnreachableExtenderTest {
     static final Duration HTTP_TIMEOUT = Duration.ofSeconds(2);
     static final Duration ROLLOUT = Duration.ofMinutes(3);
     static final Duration BIND = Duration.ofMinutes(2);
+    static final int THROTTLE_BITS_PER_SECOND = 2000;
 
     private Cluster cluster;
     private KubernetesClient client;
@@ -141,6 +144,75 @@ class UnreachableExtenderTest {
                 .isEqualTo(kwokNode);
         say("The network is back: the strict pod was bound to " + kwokNode + " "
                 + Duration.between(restored, Instant.now()).toMillis() + " ms later, with no update to it.");
+    }
+
+    @Test
+    void aSlowExtenderHoldsStrictPodsAndLetsLenientOnesGoAfterTheTimeout() {
+        Pod strict;
+        Instant restored;
+        try (RealNode.Throttle strictSlow = throttleTheExtender(STRICT);
+                RealNode.Throttle lenientSlow = throttleTheExtender(LENIENT)) {
+            strict = create(STRICT, "strict-slow");
+            Instant created = Instant.now();
+            Pod lenient = create(LENIENT, "lenient-slow");
+
+            String lenientNode = awaitBound(lenient);
+            Duration lenientBound = Duration.between(created, Instant.now());
+            assertThat(lenientBound)
+                    .as("the lenient pod was bound only after its scheduler gave up on the slow extender")
+                    .isGreaterThanOrEqualTo(HTTP_TIMEOUT);
+
+            Event failed = awaitEvent(strict, "FailedScheduling");
+            assertThat(failed.getMessage()).contains(STRICT + Names.EXTENDER_SUFFIX);
+            assertThat(failed.getMessage().toLowerCase()).containsAnyOf("timeout", "deadline exceeded");
+            assertThat(pod(strict).getSpec().getNodeName())
+                    .as("the strict pod waits")
+                    .isNull();
+            assertThat(strictSlow.throttledBytes())
+                    .as("the strict scheduler's calls went through the throttle")
+                    .isPositive();
+            assertThat(lenientSlow.throttledBytes())
+                    .as("the lenient scheduler's calls went through the throttle")
+                    .isPositive();
+            say("Slowed the " + STRICT + " and " + LENIENT + " extenders' port to " + THROTTLE_BITS_PER_SECOND
+                    + " bit/s on their veths (probes unaffected): the lenient pod was scheduled without its extender,"
+                    + " to " + lenientNode + ", in " + lenientBound.toMillis() + " ms; the strict pod waits: \""
+                    + failed.getMessage() + "\"");
+            restored = Instant.now();
+        }
+        assertThat(awaitBound(strict))
+                .as("the strict pod, once the extender is fast again")
+                .isEqualTo(kwokNode);
+        say("The throttle is gone: the strict pod was bound to " + kwokNode + " "
+                + Duration.between(restored, Instant.now()).toMillis() + " ms later, with no update to it.");
+    }
+
+    /**
+     * Throttles the traffic to the profile's extender pod's serving port: {@value #THROTTLE_BITS_PER_SECOND} bit/s
+     * makes each call (a TLS handshake with a client certificate, then a request of a few kB) take many seconds.
+     */
+    private RealNode.Throttle throttleTheExtender(String profile) {
+        Pod pod = OperatorTests.livePods(client, WORKLOAD, Labels.selector(profile, Labels.COMPONENT_EXTENDER))
+                .get(0);
+        Service service = client.services()
+                .inNamespace(WORKLOAD)
+                .withName(profile + Names.EXTENDER_SUFFIX)
+                .get();
+        IntOrString target = service.getSpec().getPorts().stream()
+                .filter(p -> "http".equals(p.getName()))
+                .findFirst()
+                .orElseThrow()
+                .getTargetPort();
+        int port = target.getIntVal() != null
+                ? target.getIntVal()
+                : pod.getSpec().getContainers().stream()
+                        .flatMap(c -> c.getPorts().stream())
+                        .filter(p -> target.getStrVal().equals(p.getName()))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no container port " + target.getStrVal()))
+                        .getContainerPort();
+        return RealNode.throttle(
+                pod.getStatus().getContainerStatuses().get(0).getContainerID(), port, THROTTLE_BITS_PER_SECOND);
     }
 
     private RealNode.Blackhole blackholeTheExtenderService(String profile) {

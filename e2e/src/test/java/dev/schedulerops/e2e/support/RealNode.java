@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -48,6 +50,7 @@ public final class RealNode {
                     .requireSuccess("e2e/images registry-up");
             requireImages();
             removeLeftoverBlackholes();
+            removeLeftoverThrottles();
             ClusterScript.Result result = ClusterScript.runOrFail(Duration.ofMinutes(5), "real-node");
             name = result.lastLine();
             networkPolicy(!"off".equals(System.getProperty(NETWORK_POLICY_PROPERTY, "on")));
@@ -89,31 +92,58 @@ public final class RealNode {
      * kube-router's firewall), so it holds whichever way the node routes them, for established connections too.
      */
     public static Blackhole blackhole(String ip, int port) {
-        Blackhole hole = new Blackhole(ip, port);
-        iptables("-I", hole.rule());
+        return blackhole(null, ip, port, 0);
+    }
+
+    /**
+     * As {@link #blackhole(String, int)}, for the packets from one pod ({@code sourceIp}) only, and in both directions:
+     * the replies to it from {@code replyPort} (the port of the Service's endpoint that answers) are dropped too, so a
+     * connection it had open neither delivers nor fails. Its other traffic (the kubelet's probes) passes.
+     */
+    public static Blackhole blackhole(String sourceIp, String ip, int port, int replyPort) {
+        Blackhole hole = new Blackhole(sourceIp, ip, port, replyPort);
+        for (List<String> rule : hole.rules()) {
+            iptables("-I", rule);
+        }
         return hole;
     }
 
-    public record Blackhole(String ip, int port) implements AutoCloseable {
-        List<String> rule() {
-            return List.of(
-                    "PREROUTING",
-                    "-d",
-                    ip,
-                    "-p",
-                    "tcp",
-                    "--dport",
-                    String.valueOf(port),
-                    "-m",
-                    "comment",
-                    "--comment",
-                    comment(),
-                    "-j",
-                    "DROP");
+    /** The DROP rules of one blackhole; {@code source} is null for every sender. */
+    public record Blackhole(String source, String ip, int port, int replyPort) implements AutoCloseable {
+        List<List<String>> rules() {
+            List<String> to = new ArrayList<>(List.of("PREROUTING"));
+            if (source != null) {
+                to.addAll(List.of("-s", source));
+            }
+            to.addAll(List.of("-d", ip, "-p", "tcp", "--dport", String.valueOf(port)));
+            to.addAll(List.of("-m", "comment", "--comment", comment(), "-j", "DROP"));
+            if (source == null) {
+                return List.of(to);
+            }
+            // The replies: from a host process (OUTPUT) or another pod (PREROUTING). The raw table sees them before
+            // conntrack undoes the Service's DNAT, so they come from the endpoint's port.
+            List<List<String>> rules = new ArrayList<>(List.of(to));
+            for (String chain : List.of("PREROUTING", "OUTPUT")) {
+                rules.add(List.of(
+                        chain,
+                        "-d",
+                        source,
+                        "-p",
+                        "tcp",
+                        "--sport",
+                        String.valueOf(replyPort),
+                        "-m",
+                        "comment",
+                        "--comment",
+                        comment(),
+                        "-j",
+                        "DROP"));
+            }
+            return rules;
         }
 
         private String comment() {
-            return "schedulerops-e2e blackhole " + ip + ":" + port;
+            return "schedulerops-e2e blackhole " + (source == null ? "" : source + "->") + ip + ":" + port;
         }
 
         /** The packets the rule has dropped so far. */
@@ -129,8 +159,119 @@ public final class RealNode {
 
         @Override
         public void close() {
-            iptables("-D", rule());
+            for (List<String> rule : rules()) {
+                iptables("-D", rule);
+            }
         }
+    }
+
+    /**
+     * Slows, on the node, every TCP packet to the container's {@code port} down to {@code bitsPerSecond} until closed:
+     * an HTB class on the host side of the pod's veth (egress there is the pod's ingress) that only that port's
+     * traffic enters, so the pod's probes and metrics stay fast. This kernel has no netem, so the delay is a congested
+     * link's: a request waits for its own bytes, and the TLS handshake's, to trickle through.
+     */
+    public static Throttle throttle(String containerId, int port, int bitsPerSecond) {
+        String veth = hostVeth(containerPid(containerId.replaceFirst("^containerd://", "")));
+        Throttle throttle = new Throttle(veth);
+        tc("qdisc", "add", "dev", veth, "root", "handle", "1:", "htb", "default", "10");
+        tc("class", "add", "dev", veth, "parent", "1:", "classid", "1:10", "htb", "rate", "10gbit");
+        tc(
+                "class",
+                "add",
+                "dev",
+                veth,
+                "parent",
+                "1:",
+                "classid",
+                "1:20",
+                "htb",
+                "rate",
+                bitsPerSecond + "bit",
+                "ceil",
+                bitsPerSecond + "bit",
+                "burst",
+                "1",
+                "cburst",
+                "1");
+        tc(
+                "filter",
+                "add",
+                "dev",
+                veth,
+                "parent",
+                "1:",
+                "protocol",
+                "ip",
+                "prio",
+                "1",
+                "u32",
+                "match",
+                "ip",
+                "dport",
+                String.valueOf(port),
+                "0xffff",
+                "flowid",
+                "1:20");
+        return throttle;
+    }
+
+    public record Throttle(String veth) implements AutoCloseable {
+        /** The bytes that went through the slow class so far. */
+        public long throttledBytes() {
+            String classes = Commands.run(List.of("tc", "-s", "class", "show", "dev", veth), Duration.ofSeconds(10))
+                    .requireSuccess("tc -s class show dev " + veth)
+                    .stdout();
+            Matcher sent = Pattern.compile("class htb 1:20 .*?\\n\\s*Sent (\\d+) bytes", Pattern.DOTALL)
+                    .matcher(classes);
+            return sent.find() ? Long.parseLong(sent.group(1)) : 0;
+        }
+
+        @Override
+        public void close() {
+            tc("qdisc", "del", "dev", veth, "root");
+        }
+    }
+
+    /** The host's end of the veth whose other end is {@code eth0} in the network namespace of process {@code pid}. */
+    private static String hostVeth(long pid) {
+        String link = Commands.run(
+                        List.of("nsenter", "-t", Long.toString(pid), "-n", "ip", "-o", "link", "show", "eth0"),
+                        Duration.ofSeconds(10))
+                .requireSuccess("ip link show eth0 in the netns of pid " + pid)
+                .stdout();
+        Matcher peer = Pattern.compile("eth0@if(\\d+)").matcher(link);
+        if (!peer.find()) {
+            throw new IllegalStateException("no veth peer index in: " + link);
+        }
+        String index = peer.group(1);
+        return Commands.run(List.of("ip", "-o", "link", "show"), Duration.ofSeconds(10))
+                .requireSuccess("ip -o link show")
+                .stdout()
+                .lines()
+                .filter(l -> l.startsWith(index + ": "))
+                .map(l -> l.substring(l.indexOf(": ") + 2, l.indexOf('@')))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no host interface with index " + index));
+    }
+
+    private static void tc(String... args) {
+        List<String> command = new ArrayList<>(List.of("tc"));
+        command.addAll(List.of(args));
+        Commands.run(command, Duration.ofSeconds(10)).requireSuccess(String.join(" ", command));
+    }
+
+    /** Throttles a test left on the node's veths when its JVM was killed before {@link Throttle#close()} ran. */
+    private static void removeLeftoverThrottles() {
+        Commands.run(
+                        List.of(
+                                "bash",
+                                "-c",
+                                "for dev in $(ip -o link show type veth | awk -F': ' '{print $2}' | cut -d@ -f1); do"
+                                        + " tc qdisc show dev \"$dev\" | grep -q '^qdisc htb 1: root'"
+                                        + " && tc qdisc del dev \"$dev\" root; done; true"),
+                        Duration.ofSeconds(30))
+                .requireSuccess("removing leftover throttles");
     }
 
     /** Blackhole rules a test left when its JVM was killed before {@link Blackhole#close()} ran. */
@@ -139,7 +280,7 @@ public final class RealNode {
                         List.of(
                                 "bash",
                                 "-c",
-                                "iptables -w -t raw -S PREROUTING | grep -- 'schedulerops-e2e blackhole' | sed 's/^-A /-D /'"
+                                "iptables -w -t raw -S | grep -- 'schedulerops-e2e blackhole' | sed 's/^-A /-D /'"
                                         + " | while read -r rule; do eval iptables -w -t raw \"$rule\"; done"),
                         Duration.ofSeconds(30))
                 .requireSuccess("removing leftover blackhole rules");
@@ -204,6 +345,53 @@ public final class RealNode {
         return refs.stdout().lines().filter(l -> !l.isBlank()).toList();
     }
 
+    /**
+     * Gives the image {@code reference} (a public name, as {@link #imageReferences()} prints) a second tag in the local
+     * registry: its manifest, unchanged, under {@code tag}. Returns the new reference.
+     */
+    public static String tagInRegistry(String reference, String tag) {
+        String path = reference.substring(reference.indexOf('/') + 1);
+        String repository = path.substring(0, path.lastIndexOf(':'));
+        String from = path.substring(path.lastIndexOf(':') + 1);
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        String manifests = "http://" + REGISTRY + "/v2/" + repository + "/manifests/";
+        try {
+            HttpResponse<byte[]> manifest = http.send(
+                    HttpRequest.newBuilder(URI.create(manifests + from))
+                            .header("Accept", MANIFEST_TYPES)
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            if (manifest.statusCode() != 200) {
+                throw new IllegalStateException(
+                        "GET " + manifests + from + ": HTTP " + manifest.statusCode() + ": run 'e2e/cluster images'");
+            }
+            String type = manifest.headers().firstValue("Content-Type").orElseThrow();
+            HttpResponse<String> put = http.send(
+                    HttpRequest.newBuilder(URI.create(manifests + tag))
+                            .header("Content-Type", type)
+                            .PUT(HttpRequest.BodyPublishers.ofByteArray(manifest.body()))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (put.statusCode() != 201) {
+                throw new IllegalStateException(
+                        "PUT " + manifests + tag + ": HTTP " + put.statusCode() + ": " + put.body());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return reference.substring(0, reference.lastIndexOf(':') + 1) + tag;
+    }
+
+    private static final String MANIFEST_TYPES = "application/vnd.oci.image.manifest.v1+json,"
+            + "application/vnd.docker.distribution.manifest.v2+json,"
+            + "application/vnd.oci.image.index.v1+json";
+
     private static void requireImages() {
         HttpClient http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -217,11 +405,7 @@ public final class RealNode {
                                 HttpRequest.newBuilder(URI.create(
                                                 "http://" + REGISTRY + "/v2/" + repository + "/manifests/" + tag))
                                         .method("HEAD", HttpRequest.BodyPublishers.noBody())
-                                        .header(
-                                                "Accept",
-                                                "application/vnd.oci.image.manifest.v1+json,"
-                                                        + "application/vnd.docker.distribution.manifest.v2+json,"
-                                                        + "application/vnd.oci.image.index.v1+json")
+                                        .header("Accept", MANIFEST_TYPES)
                                         .timeout(Duration.ofSeconds(10))
                                         .build(),
                                 HttpResponse.BodyHandlers.discarding())

@@ -49,9 +49,16 @@ public final class OperatorRuntime implements AutoCloseable {
     private final AtomicBoolean leading = new AtomicBoolean();
 
     private final OperatorMetrics operatorMetrics;
+    private final KubernetesClient client;
+    private final OperatorConfig config;
+    /** This instance's name in the leader lease. */
+    private final String identity =
+            instanceName() + "-" + UUID.randomUUID().toString().substring(0, 8);
 
     private OperatorRuntime(OperatorConfig config, KubernetesClient client, MeterBinder... moreMetrics)
             throws IOException {
+        this.client = client;
+        this.config = config;
         ClusterFacts facts = new ClusterFacts(
                 serverVersion(client),
                 config.extenderImage(),
@@ -182,7 +189,7 @@ public final class OperatorRuntime implements AutoCloseable {
                 LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
                 LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
                 LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE,
-                instanceName() + "-" + UUID.randomUUID().toString().substring(0, 8),
+                identity,
                 callbacks,
                 false);
     }
@@ -233,6 +240,9 @@ public final class OperatorRuntime implements AutoCloseable {
             operator.stop();
         } catch (RuntimeException e) {
             LOG.warn("operator did not stop cleanly", e);
+        }
+        if (config.leaderElection() && leading.get()) {
+            LeaseRelease.release(client, config.leaderElectionNamespace(), config.leaseName(), identity);
         }
         endpoints.close();
         gcMetrics.close();
