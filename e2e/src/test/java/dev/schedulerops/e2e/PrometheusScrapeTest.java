@@ -10,6 +10,7 @@ import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.LoopbackPorts;
 import dev.schedulerops.e2e.support.RealNode;
+import dev.schedulerops.e2e.support.RestrictedPods;
 import dev.schedulerops.e2e.support.ThirdPartyTools;
 import dev.schedulerops.operator.model.Labels;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -172,6 +173,50 @@ class PrometheusScrapeTest {
     }
 
     /**
+     * Every query of the shipped Grafana dashboard (deploy/monitoring/dashboards/schedulerops.json) returns data for a
+     * running profile, once its scheduler has called its extender for a pod.
+     */
+    @Test
+    void everyDashboardQueryReturnsDataForARunningProfile() throws Exception {
+        Await.until(Duration.ofSeconds(60), "both targets are up", () -> query("sum(up)")
+                .equals("2"));
+        String namespace = OperatorTests.createRestrictedNamespace(cluster, "scraped");
+        try {
+            client.resource(RestrictedPods.forScheduler(namespace, "through-the-extender", PROFILE))
+                    .create();
+            Await.until(Duration.ofSeconds(60), "the profile's scheduler called its extender", () -> !query(
+                            "sum(schedulerops_extender_requests_total{schedulerprofile=\"" + PROFILE
+                                    + "\",verb=\"filter\"})")
+                    .isEmpty());
+            JsonNode dashboard = Commands.json(
+                    Files.readString(cluster.repoRoot().resolve("deploy/monitoring/dashboards/schedulerops.json")));
+            List<String> queries = new ArrayList<>();
+            for (JsonNode panel : dashboard.path("panels")) {
+                for (JsonNode target : panel.path("targets")) {
+                    queries.add(panel.path("title").asText() + ": "
+                            + target.path("expr").asText());
+                }
+            }
+            List<String> empty = new ArrayList<>();
+            // rate() needs two samples of a series in its window: a few scrapes after the first call.
+            Await.until(Duration.ofSeconds(60), "every dashboard query returns data", () -> {
+                empty.clear();
+                for (String titled : queries) {
+                    String promql = titled.substring(titled.indexOf(": ") + 2);
+                    if (results(promql).isEmpty()) {
+                        empty.add(titled);
+                    }
+                }
+                return empty.isEmpty();
+            });
+            assertThat(empty).as("dashboard queries without data").isEmpty();
+            say("All " + queries.size() + " queries of the Grafana dashboard return data for profile " + PROFILE + ".");
+        } finally {
+            client.namespaces().withName(namespace).delete();
+        }
+    }
+
+    /**
      * A scrape job for one pod with the target labels the shipped PodMonitor gives ({@code schedulerprofile} from
      * the pod's profile label) or the Prometheus Operator adds ({@code namespace}, {@code pod}).
      */
@@ -220,6 +265,13 @@ class PrometheusScrapeTest {
         List<Pod> pods = OperatorTests.livePods(client, WORKLOAD, labels);
         assertThat(pods).as("pods %s", labels).hasSize(1);
         return pods.get(0);
+    }
+
+    /** The results of an instant query. */
+    private JsonNode results(String promql) {
+        return get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))
+                .path("data")
+                .path("result");
     }
 
     /** The value of an instant query's single result, or "" when it has none. */

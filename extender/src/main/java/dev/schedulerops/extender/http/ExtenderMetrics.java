@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BooleanSupplier;
 import java.util.function.DoubleSupplier;
 import java.util.function.IntSupplier;
+import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 
 /**
  * The extender's Prometheus metrics: {@code schedulerops_extender_requests_total{verb,code}},
@@ -136,6 +137,24 @@ public final class ExtenderMetrics {
                 .baseUnit("seconds")
                 .strongReference(true)
                 .register(registry);
+    }
+
+    /**
+     * A listener for the verb port's TLS handshakes that counts the failed ones: a missing, untrusted or expired client
+     * certificate, a protocol error, or a connection closed or cut off (header timeout) during the handshake. These
+     * never reach the handler, so no request counter sees them.
+     */
+    SslHandshakeListener tlsHandshakeFailures() {
+        Counter failures = Counter.builder("schedulerops.extender.tls.handshake.failures")
+                .description("TLS handshakes on the verb port that failed (no, untrusted or expired client"
+                        + " certificate; protocol error; closed or timed out during the handshake)")
+                .register(registry);
+        return new SslHandshakeListener() {
+            @Override
+            public void handshakeFailed(Event event, Throwable failure) {
+                failures.increment();
+            }
+        };
     }
 
     private Counter tlsReloads(String result) {

@@ -88,6 +88,7 @@ public final class ExtenderServer implements AutoCloseable {
                     server,
                     new SslConnectionFactory(reloader.factory(), HttpVersion.HTTP_1_1.asString()),
                     new HttpConnectionFactory(https));
+            verbConnector.addBean(metrics.tlsHandshakeFailures());
         } else {
             reloader = null;
             verbConnector = new ServerConnector(server, new HttpConnectionFactory(http));

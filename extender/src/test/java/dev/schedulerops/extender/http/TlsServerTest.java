@@ -222,6 +222,13 @@ class TlsServerTest {
         assertThat(metric(server, "schedulerops_extender_requests_total{code=\"200\",verb=\"filter\"}"))
                 .as("the refused connections never reached the handler")
                 .isEqualTo(1.0);
+        await("the three refused handshakes are counted", () -> {
+            try {
+                return metric(server, "schedulerops_extender_tls_handshake_failures_total") == 3.0;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     @Test
