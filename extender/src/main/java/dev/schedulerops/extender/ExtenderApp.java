@@ -1,6 +1,7 @@
 package dev.schedulerops.extender;
 
 import dev.schedulerops.extender.bind.Binder;
+import dev.schedulerops.extender.bind.CountingBinder;
 import dev.schedulerops.extender.bind.KubernetesBinder;
 import dev.schedulerops.extender.http.ExtenderMetrics;
 import dev.schedulerops.extender.http.ExtenderServer;
@@ -51,7 +52,8 @@ final class ExtenderApp {
         if (cache != null) {
             metrics.nodeCache(cache::size, cache::watching, cache::lastEventEpochSeconds);
         }
-        Binder binder = new KubernetesBinder(client, BIND_TIMEOUT, config.schedulerName());
+        Binder binder = new CountingBinder(
+                new KubernetesBinder(client, BIND_TIMEOUT, config.schedulerName()), metrics::bindOutcome);
         ExtenderServer server = new ExtenderServer(
                 config.bindAddress(),
                 config.port(),

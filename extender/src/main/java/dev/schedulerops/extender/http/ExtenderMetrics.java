@@ -157,6 +157,16 @@ public final class ExtenderMetrics {
         };
     }
 
+    /** Counts one bind by its outcome ({@code bound}, {@code refused}, {@code pod_unreadable}, {@code failed}). */
+    public void bindOutcome(String outcome) {
+        Counter.builder("schedulerops.extender.binds")
+                .description("Binds by outcome: bound, refused (not a pod of this scheduler with that UID),"
+                        + " pod_unreadable (the API server did not answer the read), failed (the Binding was refused)")
+                .tag("outcome", outcome)
+                .register(registry)
+                .increment();
+    }
+
     private Counter tlsReloads(String result) {
         return Counter.builder("schedulerops.extender.tls.reloads")
                 .description("Attempts to load changed TLS files, by result (a failure keeps the old material)")

@@ -2,12 +2,18 @@ package dev.schedulerops.extender.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.extender.bind.BindResult;
+import dev.schedulerops.extender.bind.Binder;
+import dev.schedulerops.extender.bind.CountingBinder;
 import dev.schedulerops.extender.nodecache.InformerNodeCache;
+import dev.schedulerops.extender.protocol.BindingArgs;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.net.ServerSocket;
+import java.util.Iterator;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ExtenderMetricsTest {
@@ -32,5 +38,27 @@ class ExtenderMetricsTest {
                     .contains("\nschedulerops_extender_node_cache_watching 0.0\n")
                     .contains("\nschedulerops_extender_node_cache_last_event_timestamp_seconds 0.0\n");
         }
+    }
+
+    @Test
+    void bindsAreCountedByOutcomeWhichTheRequestCounterCannotTellApart() {
+        ExtenderMetrics metrics = new ExtenderMetrics();
+        BindingArgs args = new BindingArgs("pod", "ns", "uid-1", "node-1");
+        List<BindResult> results = List.of(
+                new BindResult.Bound(),
+                new BindResult.Bound(),
+                new BindResult.Refused("another UID"),
+                new BindResult.PodUnreadable("timeout"),
+                new BindResult.BindingFailed("pod already assigned"));
+        Iterator<BindResult> next = results.iterator();
+        Binder binder = new CountingBinder(a -> next.next(), metrics::bindOutcome);
+
+        results.forEach(r -> assertThat(binder.bind(args)).isSameAs(r));
+
+        assertThat(metrics.scrape())
+                .contains("\nschedulerops_extender_binds_total{outcome=\"bound\"} 2.0\n")
+                .contains("\nschedulerops_extender_binds_total{outcome=\"refused\"} 1.0\n")
+                .contains("\nschedulerops_extender_binds_total{outcome=\"pod_unreadable\"} 1.0\n")
+                .contains("\nschedulerops_extender_binds_total{outcome=\"failed\"} 1.0\n");
     }
 }
