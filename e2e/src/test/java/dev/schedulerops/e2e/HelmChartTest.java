@@ -219,6 +219,38 @@ class HelmChartTest {
         assertThat(monitor.at("/spec/endpoints/0/path").asText()).isEqualTo("/metrics");
     }
 
+    /**
+     * {@code monitoring.enabled} installs what {@code kubectl apply -k deploy/monitoring} does, from the same files
+     * (the chart links that directory): the same objects with the same content, the PodMonitors and their token in the
+     * workload namespace.
+     */
+    @Test
+    void monitoringIsOptInAndTheSameAsTheKustomizeComponent() {
+        List<String> monitoringKinds = List.of("PodMonitor", "PrometheusRule");
+        assertThat(template().stream().map(o -> o.path("kind").asText())).doesNotContainAnyElementsOf(monitoringKinds);
+
+        List<JsonNode> chart = template("--set", "monitoring.enabled=true", "--set", "workloadNamespace=platform");
+        for (JsonNode object : Commands.kustomize("deploy/monitoring")) {
+            String kind = object.path("kind").asText();
+            String name = object.at("/metadata/name").asText();
+            JsonNode rendered = Commands.find(chart, kind, name);
+            String expectedNamespace =
+                    List.of("PodMonitor", "ServiceAccount", "Secret").contains(kind)
+                            ? "platform"
+                            : object.at("/metadata/namespace").isMissingNode() ? "" : NAMESPACE;
+            assertThat(rendered.at("/metadata/namespace").asText())
+                    .as("%s %s's namespace", kind, name)
+                    .isEqualTo(expectedNamespace);
+            for (String field : List.of("/spec", "/rules", "/data", "/roleRef", "/type")) {
+                assertThat(rendered.at(field)).as("%s %s %s", kind, name, field).isEqualTo(object.at(field));
+            }
+        }
+        assertThat(Commands.find(chart, "ClusterRoleBinding", "schedulerops:scheduler-metrics-reader")
+                        .at("/subjects/0/namespace")
+                        .asText())
+                .isEqualTo("platform");
+    }
+
     @Test
     void schemaRejectsInvalidValues() {
         Commands.Result negativeReplicas = helm("template", "schedulerops", CHART, "--set", "replicas=-1");

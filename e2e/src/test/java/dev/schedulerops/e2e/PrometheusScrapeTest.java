@@ -13,7 +13,9 @@ import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.e2e.support.RestrictedPods;
 import dev.schedulerops.e2e.support.ThirdPartyTools;
 import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.URI;
@@ -26,32 +28,40 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real Prometheus (v0.316.0, e2e/tools/build prometheus, as a host process on loopback) scrapes the operator and an
- * extender running as containers on the real node, with the target labels a PodMonitor would give them ({@code
- * namespace}, {@code pod}), and evaluates the shipped rules of deploy/monitoring: every metric an alert reads exists
+ * extender running as containers on the real node, and a profile's kube-scheduler with the shipped metrics-reader
+ * token, with the target labels a PodMonitor would give them ({@code namespace}, {@code pod}, {@code
+ * schedulerprofile}), and evaluates the shipped rules of deploy/monitoring: every metric an alert reads exists
  * under that name, every rule evaluates without error, and on a healthy install no alert fires or is pending.
  */
 @Tag("real-node")
 @ExtendWith(ClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PrometheusScrapeTest {
     static final String WORKLOAD = InClusterTest.OPERATOR_NAMESPACE;
     static final String PROFILE = "scraped";
     static final Duration ROLLOUT = Duration.ofMinutes(3);
+    static final String METRICS_TOKEN_SECRET = "schedulerops-scheduler-metrics-token";
     private static final Pattern METRIC = Pattern.compile("schedulerops_[a-z_]+");
 
     private final HttpClient http = HttpClient.newHttpClient();
@@ -86,15 +96,43 @@ class PrometheusScrapeTest {
         Files.writeString(dir.resolve("rules.yaml"), rule.path("spec").toString());
         Pod operator = onlyPod(Map.of("app.kubernetes.io/name", InClusterTest.OPERATOR));
         Pod extender = onlyPod(Labels.selector(PROFILE, Labels.COMPONENT_EXTENDER));
-        assertThePodMonitorSelects(extender);
+        Pod scheduler = onlyPod(Labels.selector(PROFILE, Labels.COMPONENT_SCHEDULER));
+        assertThePodMonitorSelects("podmonitor-extenders.yaml", extender, 8081);
+        assertThePodMonitorSelects("podmonitor-schedulers.yaml", scheduler, Names.SCHEDULER_SECURE_PORT);
+        // The scheduler's /metrics needs a token allowed to GET it: the shipped ServiceAccount's, from its Secret.
+        cluster.kubectl(
+                        "apply",
+                        "-f",
+                        cluster.repoRoot()
+                                .resolve("deploy/monitoring/scheduler-metrics-reader.yaml")
+                                .toString())
+                .requireSuccess("kubectl apply -f deploy/monitoring/scheduler-metrics-reader.yaml");
+        String token = Await.value(
+                Duration.ofSeconds(60), "the token controller fills " + METRICS_TOKEN_SECRET, () -> Optional.ofNullable(
+                                client.secrets()
+                                        .inNamespace(WORKLOAD)
+                                        .withName(METRICS_TOKEN_SECRET)
+                                        .get())
+                        .map(Secret::getData)
+                        .map(data -> data.get("token"))
+                        .orElse(null));
+        Files.writeString(
+                dir.resolve("scheduler-token"), new String(Base64.getDecoder().decode(token), StandardCharsets.UTF_8));
         Files.writeString(
                 dir.resolve("prometheus.yaml"),
                 """
                 global: {scrape_interval: 2s, evaluation_interval: 2s}
                 rule_files: [rules.yaml]
                 scrape_configs:
-                %s%s"""
-                        .formatted(job("operator", operator, 8080, ""), job("extender", extender, 8081, PROFILE)));
+                %s%s%s    scheme: https
+                    tls_config: {insecure_skip_verify: true}
+                    authorization: {credentials_file: %s}
+                """
+                        .formatted(
+                                job("operator", operator, 8080, ""),
+                                job("extender", extender, 8081, PROFILE),
+                                job("scheduler", scheduler, Names.SCHEDULER_SECURE_PORT, PROFILE),
+                                dir.resolve("scheduler-token")));
         port = LoopbackPorts.free();
         prometheus = cluster.startProcess(
                 "prometheus",
@@ -112,14 +150,22 @@ class PrometheusScrapeTest {
             prometheus.close();
         }
         if (client != null) {
+            cluster.kubectl(
+                    "delete",
+                    "--ignore-not-found",
+                    "-f",
+                    cluster.repoRoot()
+                            .resolve("deploy/monitoring/scheduler-metrics-reader.yaml")
+                            .toString());
             OperatorTests.uninstallTheDeployedProduct(cluster, client, ROLLOUT, PROFILE);
         }
     }
 
     @Test
+    @Order(1)
     void theShippedRulesReadMetricsThatExistAndNothingFiresOnAHealthyInstall() throws Exception {
-        Await.until(Duration.ofSeconds(60), "both targets are up", () -> query("sum(up)")
-                .equals("2"));
+        Await.until(Duration.ofSeconds(60), "the three targets are up", () -> query("sum(up)")
+                .equals("3"));
         TreeSet<String> read = new TreeSet<>();
         Matcher m = METRIC.matcher(rulesText);
         while (m.find()) {
@@ -145,6 +191,12 @@ class PrometheusScrapeTest {
                 .isNotEmpty();
         assertThat(query("schedulerops_profile_extender_http_timeout_seconds{schedulerprofile=\"" + PROFILE + "\"}"))
                 .isEqualTo("5");
+        assertThat(query("leader_election_master_status{schedulerprofile=\"" + PROFILE + "\"}"))
+                .as("the profile's kube-scheduler, scraped with the shipped metrics-reader token, leads")
+                .isEqualTo("1");
+        assertThat(query("count(scheduler_pending_pods{schedulerprofile=\"" + PROFILE + "\"})"))
+                .as("its queues, which SchedulerOpsPodsUnschedulable reads")
+                .isEqualTo("4");
 
         // Two evaluations after the first scrape of both: every rule evaluated, and fine.
         Await.sleep(6_000);
@@ -177,9 +229,10 @@ class PrometheusScrapeTest {
      * running profile, once its scheduler has called its extender for a pod.
      */
     @Test
+    @Order(2)
     void everyDashboardQueryReturnsDataForARunningProfile() throws Exception {
-        Await.until(Duration.ofSeconds(60), "both targets are up", () -> query("sum(up)")
-                .equals("2"));
+        Await.until(Duration.ofSeconds(60), "the three targets are up", () -> query("sum(up)")
+                .equals("3"));
         String namespace = OperatorTests.createRestrictedNamespace(cluster, "scraped");
         try {
             client.resource(RestrictedPods.forScheduler(namespace, "through-the-extender", PROFILE))
@@ -210,7 +263,15 @@ class PrometheusScrapeTest {
                 return empty.isEmpty();
             });
             assertThat(empty).as("dashboard queries without data").isEmpty();
-            say("All " + queries.size() + " queries of the Grafana dashboard return data for profile " + PROFILE + ".");
+            // No node has the profile's label, so the pod is unschedulable: the alert for that is pending for real.
+            Await.until(
+                    Duration.ofSeconds(60),
+                    "SchedulerOpsPodsUnschedulable is pending for " + PROFILE,
+                    () -> get("/api/v1/alerts").path("data").path("alerts").findValues("labels").stream()
+                            .anyMatch(l -> l.path("alertname").asText().equals("SchedulerOpsPodsUnschedulable")
+                                    && l.path("schedulerprofile").asText().equals(PROFILE)));
+            say("All " + queries.size() + " queries of the Grafana dashboard return data for profile " + PROFILE
+                    + "; with its pod unschedulable, SchedulerOpsPodsUnschedulable is pending for it.");
         } finally {
             client.namespaces().withName(namespace).delete();
         }
@@ -237,28 +298,29 @@ class PrometheusScrapeTest {
     }
 
     /**
-     * No Prometheus Operator runs here, so the scrape above stands in for deploy/monitoring/podmonitor-extenders.yaml;
-     * this checks that the PodMonitor would find the same target: its selector matches the running extender pod, its
-     * port name is that pod's 8081, and the label it relabels into {@code schedulerprofile} is the pod's profile label.
+     * No Prometheus Operator runs here, so the scrape above stands in for the shipped PodMonitors; this checks that
+     * {@code file}'s PodMonitor would find the same target: its selector matches the running pod, its port name is
+     * that pod's {@code port}, and the label it relabels into {@code schedulerprofile} is the pod's profile label.
      */
-    private void assertThePodMonitorSelects(Pod extender) throws IOException {
-        JsonNode monitor = Commands.yamlDocuments(
-                        Files.readString(cluster.repoRoot().resolve("deploy/monitoring/podmonitor-extenders.yaml")))
+    private void assertThePodMonitorSelects(String file, Pod pod, int port) throws IOException {
+        JsonNode monitor = Commands.yamlDocuments(Files.readString(
+                        cluster.repoRoot().resolve("deploy/monitoring").resolve(file)))
                 .get(0);
         monitor.path("spec").path("selector").path("matchLabels").fields().forEachRemaining(e -> assertThat(
-                        extender.getMetadata().getLabels())
+                        pod.getMetadata().getLabels())
+                .as(file + " selects " + pod.getMetadata().getName())
                 .containsEntry(e.getKey(), e.getValue().asText()));
         JsonNode endpoint = monitor.path("spec").path("podMetricsEndpoints").get(0);
-        assertThat(extender.getSpec().getContainers().get(0).getPorts()).anySatisfy(p -> {
+        assertThat(pod.getSpec().getContainers().get(0).getPorts()).anySatisfy(p -> {
             assertThat(p.getName()).isEqualTo(endpoint.path("port").asText());
-            assertThat(p.getContainerPort()).isEqualTo(8081);
+            assertThat(p.getContainerPort()).isEqualTo(port);
         });
         JsonNode relabel = endpoint.path("relabelings").get(0);
         assertThat(relabel.path("targetLabel").asText()).isEqualTo("schedulerprofile");
         String source = relabel.path("sourceLabels").get(0).asText();
         String podLabel = Labels.PROFILE.replaceAll("[^a-zA-Z0-9_]", "_");
         assertThat(source).isEqualTo("__meta_kubernetes_pod_label_" + podLabel);
-        assertThat(extender.getMetadata().getLabels()).containsEntry(Labels.PROFILE, PROFILE);
+        assertThat(pod.getMetadata().getLabels()).containsEntry(Labels.PROFILE, PROFILE);
     }
 
     private Pod onlyPod(Map<String, String> labels) {
