@@ -218,7 +218,7 @@ class PrometheusScrapeTest {
         assertThat(alerts)
                 .as("alerts firing or pending on a healthy install: %s", alerts)
                 .isEmpty();
-        say("Prometheus scraped the operator and extender pods; the " + read.size()
+        say("Prometheus scraped the operator, extender and scheduler pods; the " + read.size()
                 + " metrics the alerts read all exist"
                 + " (" + String.join(", ", read) + "); all " + rules.size() + " rules evaluate with health ok and none"
                 + " fires or is pending.");

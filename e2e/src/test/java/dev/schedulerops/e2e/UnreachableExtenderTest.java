@@ -13,6 +13,7 @@ import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -46,7 +47,8 @@ class UnreachableExtenderTest {
     static final Duration HTTP_TIMEOUT = Duration.ofSeconds(2);
     static final Duration ROLLOUT = Duration.ofMinutes(3);
     static final Duration BIND = Duration.ofMinutes(2);
-    static final int THROTTLE_BITS_PER_SECOND = 2000;
+    /** 12.5 bytes a second: past the throttle's first frame, each call's remaining kilobytes take minutes. */
+    static final int THROTTLE_BITS_PER_SECOND = 100;
 
     private Cluster cluster;
     private KubernetesClient client;
@@ -152,9 +154,9 @@ class UnreachableExtenderTest {
         Instant restored;
         try (RealNode.Throttle strictSlow = throttleTheExtender(STRICT);
                 RealNode.Throttle lenientSlow = throttleTheExtender(LENIENT)) {
-            strict = create(STRICT, "strict-slow");
+            strict = createLarge(STRICT, "strict-slow");
             Instant created = Instant.now();
-            Pod lenient = create(LENIENT, "lenient-slow");
+            Pod lenient = createLarge(LENIENT, "lenient-slow");
 
             String lenientNode = awaitBound(lenient);
             Duration lenientBound = Duration.between(created, Instant.now());
@@ -227,6 +229,19 @@ class UnreachableExtenderTest {
                         "no port named http in " + service.getSpec().getPorts()))
                 .getPort();
         return RealNode.blackhole(service.getSpec().getClusterIP(), port);
+    }
+
+    /**
+     * A pod whose every extender call is larger than what a throttle lets through at once (the call carries the whole
+     * pod): an annotation of twice that size.
+     */
+    private Pod createLarge(String profile, String name) {
+        Pod pod = new PodBuilder(RestrictedPods.forScheduler(namespace, name, profile))
+                .editMetadata()
+                .addToAnnotations("e2e.schedulerops.dev/padding", "x".repeat(2 * RealNode.THROTTLE_BURST_BYTES))
+                .endMetadata()
+                .build();
+        return client.resource(pod).create();
     }
 
     private Pod create(String profile, String name) {

@@ -166,34 +166,35 @@ public final class RealNode {
     }
 
     /**
-     * Slows, on the node, every TCP packet to the container's {@code port} down to {@code bitsPerSecond} until closed:
-     * an HTB class on the host side of the pod's veth (egress there is the pod's ingress) that only that port's
-     * traffic enters, so the pod's probes and metrics stay fast. This kernel has no netem, so the delay is a congested
-     * link's: a request waits for its own bytes, and the TLS handshake's, to trickle through.
+     * Slows, on the node, every packet to the container's {@code port} down to {@code bitsPerSecond} until closed: an
+     * HTB class on the host side of the pod's veth (egress there is the pod's ingress) that only that port's traffic
+     * enters, so the pod's probes and metrics stay fast, with a token bucket (TBF) under it. TBF, unlike HTB, splits the
+     * large segments TCP hands a veth into packets before it lets them through, so nothing slips past the limit in one
+     * piece; only its first {@value #THROTTLE_BURST_BYTES} bytes go at once. This kernel has no netem, so the delay is
+     * a congested link's: a request waits for its own bytes, and the TLS handshake's, to trickle through.
      */
     public static Throttle throttle(String containerId, int port, int bitsPerSecond) {
         String veth = hostVeth(containerPid(containerId.replaceFirst("^containerd://", "")));
         Throttle throttle = new Throttle(veth);
         tc("qdisc", "add", "dev", veth, "root", "handle", "1:", "htb", "default", "10");
         tc("class", "add", "dev", veth, "parent", "1:", "classid", "1:10", "htb", "rate", "10gbit");
+        tc("class", "add", "dev", veth, "parent", "1:", "classid", "1:20", "htb", "rate", "10gbit");
         tc(
-                "class",
+                "qdisc",
                 "add",
                 "dev",
                 veth,
                 "parent",
-                "1:",
-                "classid",
                 "1:20",
-                "htb",
+                "handle",
+                "20:",
+                "tbf",
                 "rate",
                 bitsPerSecond + "bit",
-                "ceil",
-                bitsPerSecond + "bit",
                 "burst",
-                "1",
-                "cburst",
-                "1");
+                String.valueOf(THROTTLE_BURST_BYTES),
+                "limit",
+                "1000000");
         tc(
                 "filter",
                 "add",
@@ -215,6 +216,9 @@ public final class RealNode {
                 "1:20");
         return throttle;
     }
+
+    /** What a throttle lets through at once: one full-size Ethernet frame. */
+    public static final int THROTTLE_BURST_BYTES = 1600;
 
     public record Throttle(String veth) implements AutoCloseable {
         /** The bytes that went through the slow class so far. */
