@@ -5,6 +5,7 @@ import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.model.ResolvedProfile;
 import dev.schedulerops.operator.model.TlsFacts;
+import dev.schedulerops.operator.validation.KubernetesVersion;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -41,6 +42,17 @@ final class SchedulerRenderer {
     }
 
     private static final String TLS_VOLUME = "extender-client";
+
+    /**
+     * kube-scheduler serves {@code /livez} and {@code /readyz} from 1.31 on; 1.30's answers them 404, so its startup
+     * probe restarted it forever (found by e2e/matrix on a 1.30 control plane). There every probe reads {@code
+     * /healthz}, which each version serves.
+     */
+    static final KubernetesVersion FIRST_WITH_LIVEZ = new KubernetesVersion(1, 31);
+
+    static String probePath(ClusterFacts facts, String path) {
+        return KubernetesVersion.parse(facts.kubernetesVersion()).compareTo(FIRST_WITH_LIVEZ) < 0 ? "/healthz" : path;
+    }
 
     static Deployment deployment(ResolvedProfile p, ClusterFacts facts, String configHash, TlsFacts tls) {
         var s = p.scheduler();
@@ -89,9 +101,9 @@ final class SchedulerRenderer {
                 .withContainerPort(Names.SCHEDULER_SECURE_PORT)
                 .withProtocol("TCP")
                 .endPort()
-                .withLivenessProbe(PodParts.probe("HTTPS", SECURE_PORT, "/livez", 3))
-                .withReadinessProbe(PodParts.probe("HTTPS", SECURE_PORT, "/readyz", 1))
-                .withStartupProbe(PodParts.startupProbe("HTTPS", SECURE_PORT, "/livez"))
+                .withLivenessProbe(PodParts.probe("HTTPS", SECURE_PORT, probePath(facts, "/livez"), 3))
+                .withReadinessProbe(PodParts.probe("HTTPS", SECURE_PORT, probePath(facts, "/readyz"), 1))
+                .withStartupProbe(PodParts.startupProbe("HTTPS", SECURE_PORT, probePath(facts, "/livez")))
                 .withResources(s.resources())
                 .withSecurityContext(PodSecurity.container())
                 .addNewVolumeMount()

@@ -24,6 +24,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class ProfileRendererTest {
@@ -36,6 +37,29 @@ class ProfileRendererTest {
 
     static JsonNode config(DesiredState state) throws Exception {
         return Yaml.MAPPER.readTree(state.schedulerConfigYaml());
+    }
+
+    /** kube-scheduler 1.30 serves /healthz only (its /livez and /readyz answer 404); 1.31 and later serve all three. */
+    @ParameterizedTest
+    @MethodSource("probePaths")
+    void theSchedulerIsProbedOnPathsItsVersionServes(String version, String liveness, String readiness) {
+        RenderResult result =
+                ProfileRenderer.render(profile("labelKey: k"), Samples.FACTS.withKubernetesVersion(version));
+        Container scheduler = podSpec(((RenderResult.Valid) result).state().schedulerDeployment())
+                .getContainers()
+                .get(0);
+
+        assertThat(scheduler.getLivenessProbe().getHttpGet().getPath()).isEqualTo(liveness);
+        assertThat(scheduler.getStartupProbe().getHttpGet().getPath()).isEqualTo(liveness);
+        assertThat(scheduler.getReadinessProbe().getHttpGet().getPath()).isEqualTo(readiness);
+    }
+
+    static Stream<Arguments> probePaths() {
+        return Stream.of(
+                Arguments.of("1.30.14", "/healthz", "/healthz"),
+                Arguments.of("v1.30.2-eks-1234abc", "/healthz", "/healthz"),
+                Arguments.of("1.31.4", "/livez", "/readyz"),
+                Arguments.of("1.37.2", "/livez", "/readyz"));
     }
 
     @Test
