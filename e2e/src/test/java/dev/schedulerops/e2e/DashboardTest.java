@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shipped Grafana dashboard without a Grafana: every panel reads the dashboard's Prometheus variable, has a unique
- * id, and queries only metrics that deploy/README.md or extender/README.md documents (with what to do about them). That every query returns
+ * id, and queries only schedulerops metrics that deploy/README.md or extender/README.md documents (with what to do
+ * about them); kube-scheduler's own metrics are checked against a running scheduler by PrometheusScrapeTest. That every query returns
  * data from the running product is PrometheusScrapeTest's part, on the real node.
  */
 class DashboardTest {

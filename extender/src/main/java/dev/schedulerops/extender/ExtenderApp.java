@@ -28,7 +28,8 @@ final class ExtenderApp {
      * fabric8's informers retry a lost watch (and its list) after this, doubling each time up to 32 times it. With the
      * default 1 s, the node cache could go on answering from the labels it had for 32 s after an API server came back
      * (a pod was sent where a label no longer was, in ControlPlaneFaultsTest); from 250 ms it catches up within 8 s.
-     * A retry is one request, so this costs the API server nothing worth counting.
+     * While the API server is away a retry is one refused request; once it is back each extender lists the nodes
+     * once, as it would after the default backoff, only sooner.
      */
     static final int WATCH_RECONNECT_INTERVAL_MILLIS = 250;
 

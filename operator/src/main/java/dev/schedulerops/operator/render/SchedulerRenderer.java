@@ -46,16 +46,32 @@ final class SchedulerRenderer {
     /**
      * kube-scheduler serves {@code /livez} and {@code /readyz} from 1.31 on; 1.30's answers them 404, so its startup
      * probe restarted it forever (found by e2e/matrix on a 1.30 control plane). There every probe reads {@code
-     * /healthz}, which each version serves.
+     * /healthz}, which each version serves. The version is the image's when its tag names one (a profile may pin an
+     * older scheduler image than the cluster's), else the cluster's.
      */
     static final KubernetesVersion FIRST_WITH_LIVEZ = new KubernetesVersion(1, 31);
 
-    static String probePath(ClusterFacts facts, String path) {
-        return KubernetesVersion.parse(facts.kubernetesVersion()).compareTo(FIRST_WITH_LIVEZ) < 0 ? "/healthz" : path;
+    static String probePath(String image, String clusterVersion, String path) {
+        return schedulerVersion(image, clusterVersion).compareTo(FIRST_WITH_LIVEZ) < 0 ? "/healthz" : path;
+    }
+
+    private static KubernetesVersion schedulerVersion(String image, String clusterVersion) {
+        String name = image.contains("@") ? image.substring(0, image.indexOf('@')) : image;
+        String last = name.substring(name.lastIndexOf('/') + 1);
+        if (last.contains(":")) {
+            try {
+                return KubernetesVersion.parse(last.substring(last.indexOf(':') + 1));
+            } catch (IllegalArgumentException e) {
+                // A tag that names no version (latest, a build id): the cluster's version is the best guess.
+            }
+        }
+        return KubernetesVersion.parse(clusterVersion);
     }
 
     static Deployment deployment(ResolvedProfile p, ClusterFacts facts, String configHash, TlsFacts tls) {
         var s = p.scheduler();
+        String image = p.schedulerImage(facts);
+        String version = facts.kubernetesVersion();
         boolean tlsOn = p.tls().enabled();
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(Labels.CONFIG_HASH, configHash);
@@ -92,7 +108,7 @@ final class SchedulerRenderer {
                                 : List.of())
                 .addNewContainer()
                 .withName("kube-scheduler")
-                .withImage(p.schedulerImage(facts))
+                .withImage(image)
                 .withImagePullPolicy("IfNotPresent")
                 .withTerminationMessagePolicy(PodParts.TERMINATION_MESSAGE_POLICY)
                 .withCommand(command(s))
@@ -101,9 +117,9 @@ final class SchedulerRenderer {
                 .withContainerPort(Names.SCHEDULER_SECURE_PORT)
                 .withProtocol("TCP")
                 .endPort()
-                .withLivenessProbe(PodParts.probe("HTTPS", SECURE_PORT, probePath(facts, "/livez"), 3))
-                .withReadinessProbe(PodParts.probe("HTTPS", SECURE_PORT, probePath(facts, "/readyz"), 1))
-                .withStartupProbe(PodParts.startupProbe("HTTPS", SECURE_PORT, probePath(facts, "/livez")))
+                .withLivenessProbe(PodParts.probe("HTTPS", SECURE_PORT, probePath(image, version, "/livez"), 3))
+                .withReadinessProbe(PodParts.probe("HTTPS", SECURE_PORT, probePath(image, version, "/readyz"), 1))
+                .withStartupProbe(PodParts.startupProbe("HTTPS", SECURE_PORT, probePath(image, version, "/livez")))
                 .withResources(s.resources())
                 .withSecurityContext(PodSecurity.container())
                 .addNewVolumeMount()

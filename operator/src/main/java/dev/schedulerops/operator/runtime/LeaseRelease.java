@@ -3,7 +3,6 @@ package dev.schedulerops.operator.runtime;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.ZonedDateTime;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -13,8 +12,8 @@ import org.slf4j.LoggerFactory;
  * Gives the leader lease back when the operator stops, as client-go's {@code ReleaseOnCancel} does: JOSDK 5 builds
  * its elector with release off, so an upgrade or a drain used to leave the operator without a leader for the whole
  * lease duration after the old pod stopped. Only a lease this instance still holds is released, and only after the
- * operator has stopped reconciling; the update carries the read resource version, so a lease another instance has
- * taken meanwhile is left alone.
+ * operator has stopped reconciling (and none of its reconciles is still running); the update carries the read
+ * resource version, so a lease another instance has taken meanwhile is left alone.
  */
 final class LeaseRelease {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseRelease.class);
@@ -51,7 +50,7 @@ final class LeaseRelease {
             }
             client.leases().inNamespace(namespace).resource(released.get()).update();
             LOG.info("released the leader lease {}/{}", namespace, name);
-        } catch (KubernetesClientException e) {
+        } catch (RuntimeException e) {
             // Then the standby waits out the lease duration, as before.
             LOG.warn("could not release the leader lease {}/{}: {}", namespace, name, e.getMessage());
         }

@@ -51,6 +51,7 @@ public final class OperatorRuntime implements AutoCloseable {
     private final OperatorMetrics operatorMetrics;
     private final KubernetesClient client;
     private final OperatorConfig config;
+    private final ReconcileMetrics reconcileMetrics;
     /** This instance's name in the leader lease. */
     private final String identity =
             instanceName() + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -116,8 +117,7 @@ public final class OperatorRuntime implements AutoCloseable {
 
         // Made once, here: JOSDK may apply the overrider more than once, and the gauges must count what the instance
         // JOSDK keeps sees.
-        ReconcileMetrics reconcileMetrics =
-                new ReconcileMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry), registry);
+        this.reconcileMetrics = new ReconcileMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry), registry);
         this.operator = new Operator(overrider -> {
             overrider
                     .withKubernetesClient(client)
@@ -242,7 +242,14 @@ public final class OperatorRuntime implements AutoCloseable {
             LOG.warn("operator did not stop cleanly", e);
         }
         if (config.leaderElection() && leading.get()) {
-            LeaseRelease.release(client, config.leaderElectionNamespace(), config.leaseName(), identity);
+            // A reconcile JOSDK could not stop may still apply objects: then the lease runs out on its own, and the
+            // next leader starts only after it, as before the release existed.
+            long running = reconcileMetrics.running();
+            if (running == 0) {
+                LeaseRelease.release(client, config.leaderElectionNamespace(), config.leaseName(), identity);
+            } else {
+                LOG.warn("{} reconciles still run after the stop: the leader lease is kept until it expires", running);
+            }
         }
         endpoints.close();
         gcMetrics.close();

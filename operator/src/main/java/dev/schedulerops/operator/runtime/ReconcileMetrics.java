@@ -79,6 +79,11 @@ final class ReconcileMetrics implements Metrics {
                 .register(registry);
     }
 
+    /** Reconciles started and not finished: one stuck past JOSDK's stop may still write. */
+    long running() {
+        return Math.max(0, started.get() - finished.get());
+    }
+
     @Override
     public void controllerRegistered(Controller<? extends HasMetadata> controller) {
         delegate.controllerRegistered(controller);

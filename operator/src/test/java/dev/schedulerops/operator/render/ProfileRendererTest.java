@@ -54,6 +54,23 @@ class ProfileRendererTest {
         assertThat(scheduler.getReadinessProbe().getHttpGet().getPath()).isEqualTo(readiness);
     }
 
+    /** A profile may pin its scheduler image: the probes follow the image's version, not the cluster's. */
+    @Test
+    void aPinnedSchedulerImageIsProbedOnThePathsOfItsOwnVersion() {
+        assertThat(SchedulerRenderer.probePath("registry.k8s.io/kube-scheduler:v1.30.14", "1.33.13", "/livez"))
+                .isEqualTo("/healthz");
+        assertThat(SchedulerRenderer.probePath(
+                        "mirror.example.com:5000/sched/kube-scheduler:v1.31.4", "1.30.2", "/readyz"))
+                .isEqualTo("/readyz");
+        assertThat(SchedulerRenderer.probePath("registry.example.com/kube-scheduler:custom-build", "1.30.2", "/livez"))
+                .as("a tag without a version: the cluster's")
+                .isEqualTo("/healthz");
+        assertThat(SchedulerRenderer.probePath(
+                        "registry.example.com/kube-scheduler@sha256:" + "a".repeat(64), "1.33.1", "/livez"))
+                .as("a digest: the cluster's")
+                .isEqualTo("/livez");
+    }
+
     static Stream<Arguments> probePaths() {
         return Stream.of(
                 Arguments.of("1.30.14", "/healthz", "/healthz"),

@@ -94,8 +94,12 @@ class ReconcileMetricsTest {
 
         metrics.reconciliationExecutionStarted(resource, Map.of());
         assertThat(scrape()).contains("schedulerops_reconcile_queue_depth 1.0", "schedulerops_reconciles_running 1.0");
+        assertThat(metrics.running())
+                .as("what decides whether the stopping operator releases its lease")
+                .isEqualTo(1);
 
         metrics.reconciliationExecutionFinished(resource, Map.of());
         assertThat(scrape()).contains("schedulerops_reconcile_queue_depth 1.0", "schedulerops_reconciles_running 0.0");
+        assertThat(metrics.running()).isZero();
     }
 }
