@@ -70,6 +70,9 @@ class ControlPlaneFaultsTest {
      */
     static final Duration CACHE_RESUMES = Duration.ofSeconds(30);
 
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
     static final String LAST_EVENT = "schedulerops_extender_node_cache_last_event_timestamp_seconds";
 
     private final List<String> rolling = new ArrayList<>();
@@ -90,11 +93,9 @@ class ControlPlaneFaultsTest {
     void installTheProductAndAProfile(Cluster cluster) {
         this.cluster = cluster;
         client = cluster.client();
-        RealNode.ensure();
-        nodeA = OperatorTests.addTheOnlyLabelledNode(cluster, "restart", LABEL, "10");
+        nodeA = OperatorTests.installTheProductOnTheRealNode(cluster, "restart", LABEL, ROLLOUT);
         nodeB = cluster.addNodes(1, Map.of("schedulerops.dev/e2e-pool", "restart"))
                 .get(0);
-        OperatorTests.installTheDeployedProduct(cluster, ROLLOUT);
         client.resource(OperatorTests.profile("restart", STEADY, spec(weight))).create();
         OperatorTests.awaitCurrent(client, STEADY, ROLLOUT);
         namespace = OperatorTests.createRestrictedNamespace(cluster, "restart");
@@ -209,13 +210,12 @@ class ControlPlaneFaultsTest {
     private static double extenderMetric(String podIp, String name) {
         HttpResponse<String> response;
         try {
-            response = HttpClient.newHttpClient()
-                    .send(
-                            HttpRequest.newBuilder(URI.create(
-                                            "http://" + podIp + ":" + Names.EXTENDER_HEALTH_PORT + "/metrics"))
-                                    .timeout(Duration.ofSeconds(5))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
+            response = HTTP.send(
+                    HttpRequest.newBuilder(
+                                    URI.create("http://" + podIp + ":" + Names.EXTENDER_HEALTH_PORT + "/metrics"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -119,10 +119,7 @@ class NetworkPolicyEnforcementTest {
     void installTheProductAProfileAndClients(Cluster cluster) {
         this.cluster = cluster;
         client = cluster.client();
-        RealNode.ensure();
-        // Only this node carries the profile's label key, so a pod scheduled through the extender lands on it.
-        kwokNode = OperatorTests.addTheOnlyLabelledNode(cluster, "netpol", LABEL, "10");
-        OperatorTests.installTheDeployedProduct(cluster, ROLLOUT);
+        kwokNode = OperatorTests.installTheProductOnTheRealNode(cluster, "netpol", LABEL, ROLLOUT);
         client.resource(OperatorTests.profile(
                         "netpol",
                         PROFILE,

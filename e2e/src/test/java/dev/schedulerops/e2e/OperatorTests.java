@@ -5,6 +5,7 @@ import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.Crds;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.MergePatch;
+import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.reconcile.DeploymentReadiness;
@@ -155,6 +156,31 @@ final class OperatorTests {
                 .forEach(n -> MergePatch.nodeLabel(client, n.getMetadata().getName(), label, null));
         MergePatch.nodeLabel(client, node, label, value);
         return node;
+    }
+
+    /**
+     * The start of a real-node class: the real node ({@link RealNode#ensure}), one KWOK node that alone carries {@code
+     * label=10} (so a pod scheduled through the extender lands on it), and the product installed from deploy/. Returns
+     * that KWOK node.
+     */
+    static String installTheProductOnTheRealNode(Cluster cluster, String pool, String label, Duration timeout) {
+        RealNode.ensure();
+        String node = addTheOnlyLabelledNode(cluster, pool, label, "10");
+        installTheDeployedProduct(cluster, timeout);
+        return node;
+    }
+
+    /** The image of a Deployment's first container, or "" for no Deployment. */
+    static String image(Deployment deployment) {
+        return deployment == null
+                ? ""
+                : deployment
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getImage();
     }
 
     /** Waits until the profile is {@linkplain #isCurrent current}. */

@@ -226,8 +226,8 @@ class OperatorUpgradeTest {
         for (String name : names) {
             Deployment extender = deployments.get(name + "-extender");
             Deployment scheduler = deployments.get(name + "-scheduler");
-            boolean extenderNew = image(extender).equals(NEW_EXTENDER);
-            boolean schedulerNew = image(scheduler).startsWith(NEW_SCHEDULER_REPOSITORY + ":");
+            boolean extenderNew = OperatorTests.image(extender).equals(NEW_EXTENDER);
+            boolean schedulerNew = OperatorTests.image(scheduler).startsWith(NEW_SCHEDULER_REPOSITORY + ":");
             profiles.put(
                     name,
                     new ProfileState(
@@ -254,18 +254,6 @@ class OperatorUpgradeTest {
 
     private SchedulerProfile profile(String name) {
         return client.resources(SchedulerProfile.class).withName(name).get();
-    }
-
-    private static String image(Deployment deployment) {
-        return deployment == null
-                ? ""
-                : deployment
-                        .getSpec()
-                        .getTemplate()
-                        .getSpec()
-                        .getContainers()
-                        .get(0)
-                        .getImage();
     }
 
     private static int available(Deployment deployment) {

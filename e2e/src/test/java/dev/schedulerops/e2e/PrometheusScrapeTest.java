@@ -338,9 +338,7 @@ class PrometheusScrapeTest {
 
     /** The value of an instant query's single result, or "" when it has none. */
     private String query(String promql) {
-        JsonNode result = get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))
-                .path("data")
-                .path("result");
+        JsonNode result = results(promql);
         return result.isEmpty() ? "" : result.get(0).path("value").get(1).asText();
     }
 

@@ -98,7 +98,7 @@ class RealImageUpgradeTest {
         }
         for (String profile : PROFILES) {
             OperatorTests.awaitCurrent(client, profile, ROLLOUT);
-            assertThat(extenderImage(extender(profile)))
+            assertThat(OperatorTests.image(extender(profile)))
                     .as("profile " + profile + " runs the previous extender")
                     .isEqualTo(previousExtender);
         }
@@ -140,7 +140,7 @@ class RealImageUpgradeTest {
             while (monitoring.get()) {
                 int rolling = (int) PROFILES.stream()
                         .map(this::extender)
-                        .filter(d -> currentExtender.equals(extenderImage(d))
+                        .filter(d -> currentExtender.equals(OperatorTests.image(d))
                                 && !DeploymentReadiness.isAvailableAtCurrentGeneration(d))
                         .count();
                 mostRollingAtOnce.accumulateAndGet(rolling, Math::max);
@@ -167,7 +167,7 @@ class RealImageUpgradeTest {
             Await.until(ROLLOUT, "every profile runs the current extender and is Ready", () -> PROFILES.stream()
                     .allMatch(p -> {
                         Deployment d = extender(p);
-                        return currentExtender.equals(extenderImage(d))
+                        return currentExtender.equals(OperatorTests.image(d))
                                 && DeploymentReadiness.isAvailableAtCurrentGeneration(d)
                                 && OperatorTests.isCurrent(client.resources(SchedulerProfile.class)
                                         .withName(p)
@@ -306,12 +306,7 @@ class RealImageUpgradeTest {
                 .withName(InClusterTest.OPERATOR)
                 .waitUntilCondition(
                         d -> d != null
-                                && image.equals(d.getSpec()
-                                        .getTemplate()
-                                        .getSpec()
-                                        .getContainers()
-                                        .get(0)
-                                        .getImage())
+                                && image.equals(OperatorTests.image(d))
                                 && DeploymentReadiness.isAvailableAtCurrentGeneration(d),
                         ROLLOUT.toSeconds(),
                         TimeUnit.SECONDS);
@@ -330,16 +325,6 @@ class RealImageUpgradeTest {
                 .inNamespace(WORKLOAD)
                 .withName(new Names(profile, WORKLOAD).extender())
                 .get();
-    }
-
-    private static String extenderImage(Deployment deployment) {
-        return deployment
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getImage();
     }
 
     private List<String> operatorPods() {

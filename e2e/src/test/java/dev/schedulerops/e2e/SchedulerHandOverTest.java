@@ -81,10 +81,7 @@ class SchedulerHandOverTest {
     void installTheProductAndAProfileWithTwoSchedulers(Cluster cluster) {
         this.cluster = cluster;
         client = cluster.client();
-        RealNode.ensure();
-        // Only this node carries the profile's label key, so a pod scheduled through the extender lands on it.
-        kwokNode = OperatorTests.addTheOnlyLabelledNode(cluster, "hand-over", LABEL, "10");
-        OperatorTests.installTheDeployedProduct(cluster, ROLLOUT);
+        kwokNode = OperatorTests.installTheProductOnTheRealNode(cluster, "hand-over", LABEL, ROLLOUT);
         client.resource(OperatorTests.profile(
                         "hand-over",
                         PROFILE,

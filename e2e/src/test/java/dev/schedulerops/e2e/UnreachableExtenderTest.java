@@ -64,10 +64,7 @@ class UnreachableExtenderTest {
     void installTheProductAndThreeProfiles(Cluster cluster) {
         this.cluster = cluster;
         client = cluster.client();
-        RealNode.ensure();
-        // Only this node carries the profile's label key, so a pod scheduled through the extender lands on it.
-        kwokNode = OperatorTests.addTheOnlyLabelledNode(cluster, "unreachable", LABEL, "10");
-        OperatorTests.installTheDeployedProduct(cluster, ROLLOUT);
+        kwokNode = OperatorTests.installTheProductOnTheRealNode(cluster, "unreachable", LABEL, ROLLOUT);
         for (String profile : List.of(STRICT, LENIENT, BYSTANDER)) {
             String timeout = profile.equals(BYSTANDER) ? "" : "\n  httpTimeout: " + HTTP_TIMEOUT.toSeconds() + "s";
             String yaml = "labelKey: %s\nextender:\n  replicas: 1\n  ignorable: %s%s\n"
@@ -122,15 +119,10 @@ class UnreachableExtenderTest {
                     .as("packets to the lenient extender were dropped")
                     .isPositive();
 
-            Event failed = awaitEvent(strict, "FailedScheduling");
-            assertThat(failed.getMessage()).contains(STRICT + Names.EXTENDER_SUFFIX);
-            assertThat(failed.getMessage().toLowerCase()).containsAnyOf("timeout", "deadline exceeded");
+            Event failed = awaitTheStrictPodWaitingOnItsExtender(strict);
             assertThat(strictHole.droppedPackets())
                     .as("packets to the strict extender were dropped")
                     .isPositive();
-            assertThat(pod(strict).getSpec().getNodeName())
-                    .as("the strict pod waits")
-                    .isNull();
             say("Blackholed the " + STRICT + " and " + LENIENT + " extender Services (their pods stay Ready): the "
                     + BYSTANDER + " pod was bound to " + kwokNode + " in " + bystanderBound.toMillis()
                     + " ms; the lenient pod was scheduled without its extender, to " + lenientNode + ", in "
@@ -164,12 +156,7 @@ class UnreachableExtenderTest {
                     .as("the lenient pod was bound only after its scheduler gave up on the slow extender")
                     .isGreaterThanOrEqualTo(HTTP_TIMEOUT);
 
-            Event failed = awaitEvent(strict, "FailedScheduling");
-            assertThat(failed.getMessage()).contains(STRICT + Names.EXTENDER_SUFFIX);
-            assertThat(failed.getMessage().toLowerCase()).containsAnyOf("timeout", "deadline exceeded");
-            assertThat(pod(strict).getSpec().getNodeName())
-                    .as("the strict pod waits")
-                    .isNull();
+            Event failed = awaitTheStrictPodWaitingOnItsExtender(strict);
             assertThat(strictSlow.throttledBytes())
                     .as("the strict scheduler's calls went through the throttle")
                     .isPositive();
@@ -215,6 +202,20 @@ class UnreachableExtenderTest {
                         .getContainerPort();
         return RealNode.throttle(
                 pod.getStatus().getContainerStatuses().get(0).getContainerID(), port, THROTTLE_BITS_PER_SECOND);
+    }
+
+    /**
+     * The strict pod's FailedScheduling event names its extender and a timeout, and the pod has no node: kube-scheduler
+     * gave up on the extender and, with {@code ignorable: false}, on the pod.
+     */
+    private Event awaitTheStrictPodWaitingOnItsExtender(Pod strict) {
+        Event failed = awaitEvent(strict, "FailedScheduling");
+        assertThat(failed.getMessage()).contains(STRICT + Names.EXTENDER_SUFFIX);
+        assertThat(failed.getMessage().toLowerCase()).containsAnyOf("timeout", "deadline exceeded");
+        assertThat(pod(strict).getSpec().getNodeName())
+                .as("the strict pod waits")
+                .isNull();
+        return failed;
     }
 
     private RealNode.Blackhole blackholeTheExtenderService(String profile) {
