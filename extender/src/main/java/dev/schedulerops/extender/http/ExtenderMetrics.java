@@ -13,6 +13,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BooleanSupplier;
@@ -62,6 +63,9 @@ public final class ExtenderMetrics {
 
     /** The request counter of (route, status) at {@code slot(route, status)}, registered on first use. */
     private final AtomicReferenceArray<Counter> requests = new AtomicReferenceArray<>((UNKNOWN_ROUTE + 1) * STATUSES);
+
+    /** The bind counters by outcome, registered on first use (four fixed values). */
+    private final Map<String, Counter> binds = new ConcurrentHashMap<>();
 
     public ExtenderMetrics() {
         for (Route route : Route.values()) {
@@ -159,11 +163,12 @@ public final class ExtenderMetrics {
 
     /** Counts one bind by its outcome ({@code bound}, {@code refused}, {@code pod_unreadable}, {@code failed}). */
     public void bindOutcome(String outcome) {
-        Counter.builder("schedulerops.extender.binds")
-                .description("Binds by outcome: bound, refused (not a pod of this scheduler with that UID),"
-                        + " pod_unreadable (the API server did not answer the read), failed (the Binding was refused)")
-                .tag("outcome", outcome)
-                .register(registry)
+        binds.computeIfAbsent(outcome, o -> Counter.builder("schedulerops.extender.binds")
+                        .description("Binds by outcome: bound, refused (not a pod of this scheduler with that UID),"
+                                + " pod_unreadable (the API server did not answer the read), failed (the Binding was"
+                                + " refused)")
+                        .tag("outcome", o)
+                        .register(registry))
                 .increment();
     }
 

@@ -71,7 +71,8 @@ final class SchedulerRenderer {
     static Deployment deployment(ResolvedProfile p, ClusterFacts facts, String configHash, TlsFacts tls) {
         var s = p.scheduler();
         String image = p.schedulerImage(facts);
-        String version = facts.kubernetesVersion();
+        String live = probePath(image, facts.kubernetesVersion(), "/livez");
+        String ready = probePath(image, facts.kubernetesVersion(), "/readyz");
         boolean tlsOn = p.tls().enabled();
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(Labels.CONFIG_HASH, configHash);
@@ -117,9 +118,9 @@ final class SchedulerRenderer {
                 .withContainerPort(Names.SCHEDULER_SECURE_PORT)
                 .withProtocol("TCP")
                 .endPort()
-                .withLivenessProbe(PodParts.probe("HTTPS", SECURE_PORT, probePath(image, version, "/livez"), 3))
-                .withReadinessProbe(PodParts.probe("HTTPS", SECURE_PORT, probePath(image, version, "/readyz"), 1))
-                .withStartupProbe(PodParts.startupProbe("HTTPS", SECURE_PORT, probePath(image, version, "/livez")))
+                .withLivenessProbe(PodParts.probe("HTTPS", SECURE_PORT, live, 3))
+                .withReadinessProbe(PodParts.probe("HTTPS", SECURE_PORT, ready, 1))
+                .withStartupProbe(PodParts.startupProbe("HTTPS", SECURE_PORT, live))
                 .withResources(s.resources())
                 .withSecurityContext(PodSecurity.container())
                 .addNewVolumeMount()

@@ -57,7 +57,7 @@ final class ReconcileMetrics implements Metrics {
                 // Micrometer holds a gauge's object weakly; JOSDK keeps no reference to this one that it would see.
                 .strongReference(true)
                 .register(registry);
-        Gauge.builder("schedulerops.reconciles.running", this, m -> Math.max(0, m.started.get() - m.finished.get()))
+        Gauge.builder("schedulerops.reconciles.running", this, ReconcileMetrics::running)
                 .description("Reconciles running now")
                 .strongReference(true)
                 .register(registry);
