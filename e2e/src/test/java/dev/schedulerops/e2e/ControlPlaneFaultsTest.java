@@ -279,7 +279,7 @@ class ControlPlaneFaultsTest {
                         .isIn(nodeA, nodeB);
             }
             assertThat(client.pods().inNamespace(namespace).list().getItems())
-                    .as("no pod lost or duplicated")
+                    .as("no pod lost (the names are fixed, so none can be duplicated)")
                     .hasSize(created);
 
             OperatorTests.awaitCurrent(client, newProfile, ROLLOUT);
