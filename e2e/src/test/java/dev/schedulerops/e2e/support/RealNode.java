@@ -483,9 +483,22 @@ public final class RealNode {
      * process from the host, so it neither releases a lease nor finishes a request. The kubelet restarts it.
      */
     public static void killContainer(String containerId) {
+        signalContainer(containerId, "KILL");
+    }
+
+    /**
+     * Freezes the container's main process with SIGSTOP from the host, as a hung process or a leader cut off from the
+     * API server looks: it holds its lease without renewing it, answers nothing, and the kubelet does not restart it
+     * until its liveness probe gives up. {@link #killContainer} ends it (SIGKILL ends a stopped process too).
+     */
+    public static void freezeContainer(String containerId) {
+        signalContainer(containerId, "STOP");
+    }
+
+    private static void signalContainer(String containerId, String signal) {
         long pid = containerPid(containerId.replaceFirst("^containerd://", ""));
-        Commands.run(List.of("kill", "-KILL", Long.toString(pid)), Duration.ofSeconds(10))
-                .requireSuccess("kill -KILL " + pid);
+        Commands.run(List.of("kill", "-" + signal, Long.toString(pid)), Duration.ofSeconds(10))
+                .requireSuccess("kill -" + signal + " " + pid);
     }
 
     private static Map<String, String> environment(String environ) {
