@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.E2eSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -249,6 +251,54 @@ class HelmChartTest {
                         .at("/subjects/0/namespace")
                         .asText())
                 .isEqualTo("platform");
+    }
+
+    /**
+     * {@code podEvents.enabled} grants what deploy/pod-events does (the same rules, bound to the release's
+     * ServiceAccount) and turns the feature on; off by default, with neither the role nor the setting.
+     */
+    @Test
+    void podEventsAreOptInAndTheSameAsTheKustomizeComponent() {
+        List<JsonNode> off = template();
+        assertThat(off.stream().map(o -> o.at("/metadata/name").asText())).doesNotContain(OPERATOR + "-pod-events");
+        assertThat(env(Commands.find(off, "Deployment", OPERATOR).at("/spec/template/spec/containers/0")))
+                .doesNotContainKey("SCHEDULEROPS_POD_EVENTS");
+
+        List<JsonNode> chart = template("--set", "podEvents.enabled=true", "--set", "podEvents.graceSeconds=30");
+        List<JsonNode> overlay = Commands.kustomize(podEventsOverlay());
+        assertThat(env(Commands.find(overlay, "Deployment", OPERATOR).at("/spec/template/spec/containers/0")))
+                .as("deploy/ with the deploy/pod-events component")
+                .containsEntry("SCHEDULEROPS_POD_EVENTS", "true");
+        assertThat(Commands.find(overlay, "ClusterRoleBinding", OPERATOR + "-pod-events")
+                        .at("/subjects/0/namespace")
+                        .asText())
+                .isEqualTo(NAMESPACE);
+        assertThat(Commands.find(chart, "ClusterRole", OPERATOR + "-pod-events").path("rules"))
+                .isEqualTo(Commands.find(overlay, "ClusterRole", OPERATOR + "-pod-events")
+                        .path("rules"));
+        JsonNode binding = Commands.find(chart, "ClusterRoleBinding", OPERATOR + "-pod-events");
+        assertThat(binding.at("/roleRef/name").asText()).isEqualTo(OPERATOR + "-pod-events");
+        assertThat(binding.at("/subjects/0/name").asText()).isEqualTo(OPERATOR);
+        assertThat(binding.at("/subjects/0/namespace").asText()).isEqualTo(NAMESPACE);
+        assertThat(env(Commands.find(chart, "Deployment", OPERATOR).at("/spec/template/spec/containers/0")))
+                .containsEntry("SCHEDULEROPS_POD_EVENTS", "true")
+                .containsEntry("SCHEDULEROPS_POD_EVENTS_GRACE_SECONDS", "30");
+    }
+
+    /** An overlay of deploy/ with the pod-events component, as a user writes it (kustomize wants relative paths). */
+    private static String podEventsOverlay() {
+        Path root = E2eSettings.repoRoot();
+        Path overlay = root.resolve("e2e/target/pod-events-overlay");
+        try {
+            Files.createDirectories(overlay);
+            Files.writeString(
+                    overlay.resolve("kustomization.yaml"),
+                    "resources:\n  - " + overlay.relativize(root.resolve("deploy")) + "\ncomponents:\n  - "
+                            + overlay.relativize(root.resolve("deploy/pod-events")) + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return root.relativize(overlay).toString();
     }
 
     @Test

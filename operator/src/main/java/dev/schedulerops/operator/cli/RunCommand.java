@@ -115,6 +115,21 @@ public final class RunCommand implements Callable<Integer> {
                     + " default 10).")
     Integer reconcileThreads;
 
+    @Option(
+            names = "--pod-events",
+            negatable = true,
+            description = "Record a Warning event on each Pending pod that no scheduler will take (its schedulerName"
+                    + " names a profile that is not Ready, refused or deleted, or no profile while no scheduler looked"
+                    + " at it). Needs list/watch on pods and create on events in every namespace: deploy/pod-events"
+                    + " (env SCHEDULEROPS_POD_EVENTS, default off).")
+    Boolean podEvents;
+
+    @Option(
+            names = "--pod-events-grace-seconds",
+            description = "How long a pod may wait for its scheduler before it is told why none takes it (env"
+                    + " SCHEDULEROPS_POD_EVENTS_GRACE_SECONDS, default 60).")
+    Integer podEventsGraceSeconds;
+
     @Override
     public Integer call() throws Exception {
         OperatorConfig config = OperatorConfig.fromEnvironment(flagOverrides());
@@ -161,6 +176,8 @@ public final class RunCommand implements Callable<Integer> {
         putIfSet(overrides, OperatorConfig.ENV_API_QPS, apiQps);
         putIfSet(overrides, OperatorConfig.ENV_API_BURST, apiBurst);
         putIfSet(overrides, OperatorConfig.ENV_RECONCILE_THREADS, reconcileThreads);
+        putIfSet(overrides, OperatorConfig.ENV_POD_EVENTS, podEvents);
+        putIfSet(overrides, OperatorConfig.ENV_POD_EVENTS_GRACE_SECONDS, podEventsGraceSeconds);
         return overrides;
     }
 

@@ -32,6 +32,11 @@ public final class ProfileEvents {
         this.instance = instance;
     }
 
+    /** The reporting instance of the events (the operator pod's name). */
+    String instance() {
+        return instance;
+    }
+
     public void normal(SchedulerProfile profile, String reason, String message) {
         record(profile, NORMAL, reason, message);
     }

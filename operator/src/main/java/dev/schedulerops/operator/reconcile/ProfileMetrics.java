@@ -40,6 +40,8 @@ public final class ProfileMetrics {
     private final Map<String, Profile> profiles = new ConcurrentHashMap<>();
     private final Map<String, Map<String, Instant>> certificates = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> applyFailures = new ConcurrentHashMap<>();
+    private final Map<UnscheduledPods.Cause, LongAdder> podWarnings = new ConcurrentHashMap<>();
+    private volatile Map<UnscheduledPods.Cause, Long> unscheduledPods = Map.of();
 
     /** What the reconcile of {@code profile} just recorded in its status. */
     public void recorded(
@@ -92,5 +94,25 @@ public final class ProfileMetrics {
     /** Applies the API server refused, by the refused object's kind. */
     public long applyFailures(String kind) {
         return Optional.ofNullable(applyFailures.get(kind)).map(LongAdder::sum).orElse(0L);
+    }
+
+    /** A Warning event was recorded on a pod no scheduler will take. */
+    public void podWarned(UnscheduledPods.Cause cause) {
+        podWarnings.computeIfAbsent(cause, k -> new LongAdder()).increment();
+    }
+
+    /** Warning events recorded on pods, by cause. */
+    public long podWarnings(UnscheduledPods.Cause cause) {
+        return Optional.ofNullable(podWarnings.get(cause)).map(LongAdder::sum).orElse(0L);
+    }
+
+    /** How many Pending pods no scheduler will take, by cause, as last counted. */
+    public void unscheduledPods(Map<UnscheduledPods.Cause, Long> counts) {
+        unscheduledPods = Map.copyOf(counts);
+    }
+
+    /** Pending pods no scheduler will take, of {@code cause}, as last counted (0 while pod events are off). */
+    public long unscheduledPods(UnscheduledPods.Cause cause) {
+        return unscheduledPods.getOrDefault(cause, 0L);
     }
 }

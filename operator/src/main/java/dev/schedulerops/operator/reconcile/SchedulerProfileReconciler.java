@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,6 +90,9 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     private volatile ProfileTeardown teardown;
     private volatile SimpleInboundEventSource<SchedulerProfile> wakeUps;
     private volatile IndexerResourceCache<SchedulerProfile> profiles;
+    private final UnscheduledPodWatch.Settings podEventSettings;
+    private final boolean seesAllProfiles;
+    private volatile UnscheduledPodWatch podWatch;
 
     /** A reconciler that protects {@link ProtectedNamespaces#DEFAULT} and rolls {@link RolloutSlots#DEFAULT_MAX}. */
     public SchedulerProfileReconciler(ClusterFacts facts, ProfileEvents events) {
@@ -107,11 +111,29 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
             ProtectedNamespaces protectedNamespaces,
             RolloutSlots slots,
             ProfileMetrics metrics) {
+        this(facts, events, protectedNamespaces, slots, metrics, UnscheduledPodWatch.Settings.off(), true);
+    }
+
+    /**
+     * @param podEvents whether, and after how long, pods that no scheduler will take are told why
+     * @param seesAllProfiles false when only the profiles of a label selector are reconciled (another operator may
+     *     have the profile a pod names)
+     */
+    public SchedulerProfileReconciler(
+            ClusterFacts facts,
+            ProfileEvents events,
+            ProtectedNamespaces protectedNamespaces,
+            RolloutSlots slots,
+            ProfileMetrics metrics,
+            UnscheduledPodWatch.Settings podEvents,
+            boolean seesAllProfiles) {
         this.facts = facts;
         this.events = events;
         this.protectedNamespaces = protectedNamespaces;
         this.slots = slots;
         this.metrics = metrics;
+        this.podEventSettings = podEvents;
+        this.seesAllProfiles = seesAllProfiles;
     }
 
     @Override
@@ -127,6 +149,9 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         slots.onTurn(wakeUps::propagateEvent);
         List<EventSource<?, SchedulerProfile>> sources = new ArrayList<>(informers.eventSources());
         sources.add(wakeUps);
+        if (podEventSettings.enabled()) {
+            sources.add(watchUnscheduledPods(context));
+        }
         return sources;
     }
 
@@ -255,6 +280,26 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         return current == null ? facts : facts.withNodes(current.nodeCount());
     }
 
+    private EventSource<?, SchedulerProfile> watchUnscheduledPods(EventSourceContext<SchedulerProfile> context) {
+        var unscheduled = UnscheduledPodWatch.informer(context);
+        IndexerResourceCache<SchedulerProfile> cache = context.getPrimaryCache();
+        var client = context.getClient();
+        PodEvents podEvents = new PodEvents(client, events.instance());
+        podWatch = new UnscheduledPodWatch(
+                () -> unscheduled.list(pod -> true).toList(),
+                () -> cache.list().toList(),
+                () -> client.resources(SchedulerProfile.class).list().getItems().stream()
+                        .map(SchedulerProfile::effectiveSchedulerName)
+                        .collect(Collectors.toSet()),
+                podEvents::warn,
+                metrics,
+                podEventSettings,
+                seesAllProfiles,
+                Clock.systemUTC());
+        podWatch.start();
+        return unscheduled;
+    }
+
     private Deployment cachedDeployment(String name, String namespace) {
         return informers
                 .cached(Deployment.class, new ResourceID(name, namespace))
@@ -269,6 +314,10 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
             if (teardown.advance(profile)) {
                 LOG.info("everything of {} is deleted", profile.getMetadata().getName());
                 metrics.forget(profile.getMetadata().getName());
+                UnscheduledPodWatch watch = podWatch;
+                if (watch != null) {
+                    watch.deleted(profile);
+                }
                 return DeleteControl.defaultDelete();
             }
             return DeleteControl.noFinalizerRemoval().rescheduleAfter(TEARDOWN_POLL_MILLIS);
@@ -287,6 +336,14 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     public long cachedObjects(OwnedKind kind) {
         OwnedInformers current = informers;
         return current == null ? 0 : current.cachedCount(kind);
+    }
+
+    /** Stops looking at unscheduled pods. */
+    public void close() {
+        UnscheduledPodWatch watch = podWatch;
+        if (watch != null) {
+            watch.close();
+        }
     }
 
     /** How many profiles this operator instance has last seen Ready (true) and not Ready (false). */

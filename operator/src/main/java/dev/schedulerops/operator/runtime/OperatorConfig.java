@@ -4,6 +4,7 @@ import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.ImagePolicy;
 import dev.schedulerops.operator.reconcile.ProtectedNamespaces;
 import dev.schedulerops.operator.reconcile.RolloutSlots;
+import dev.schedulerops.operator.reconcile.UnscheduledPodWatch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,6 +45,9 @@ import java.util.stream.Collectors;
  *     {@link ApiRateLimiter}
  * @param apiBurst how many requests may go at once above that rate, as client-go's {@code Burst}
  * @param reconcileThreads how many profiles are reconciled at the same time (JOSDK's reconciliation threads)
+ * @param podEvents whether pods that no scheduler will take get a Warning event saying why; it watches Pending pods
+ *     of other schedulers in every namespace, so it is off unless asked for (see {@link UnscheduledPodWatch})
+ * @param podEventsGraceSeconds how long such a pod waits before it is told (a scheduler may be starting)
  */
 public record OperatorConfig(
         String workloadNamespace,
@@ -62,7 +66,9 @@ public record OperatorConfig(
         int versionCheckSeconds,
         double apiQps,
         int apiBurst,
-        int reconcileThreads) {
+        int reconcileThreads,
+        boolean podEvents,
+        int podEventsGraceSeconds) {
 
     // The environment variables read, also the keys of fromEnvironment's overrides.
     public static final String ENV_WORKLOAD_NAMESPACE = "SCHEDULEROPS_WORKLOAD_NAMESPACE";
@@ -85,6 +91,8 @@ public record OperatorConfig(
     public static final String ENV_API_QPS = "SCHEDULEROPS_API_QPS";
     public static final String ENV_API_BURST = "SCHEDULEROPS_API_BURST";
     public static final String ENV_RECONCILE_THREADS = "SCHEDULEROPS_RECONCILE_THREADS";
+    public static final String ENV_POD_EVENTS = "SCHEDULEROPS_POD_EVENTS";
+    public static final String ENV_POD_EVENTS_GRACE_SECONDS = "SCHEDULEROPS_POD_EVENTS_GRACE_SECONDS";
 
     /**
      * Enough for 200 new profiles (about 40 writes each) to be rendered in under two minutes, a tenth of what a
@@ -143,6 +151,10 @@ public record OperatorConfig(
         if (reconcileThreads < 1) {
             throw new IllegalArgumentException(ENV_RECONCILE_THREADS + " must be at least 1, not " + reconcileThreads);
         }
+        if (podEventsGraceSeconds < 0) {
+            throw new IllegalArgumentException(
+                    ENV_POD_EVENTS_GRACE_SECONDS + " must be at least 0, not " + podEventsGraceSeconds);
+        }
     }
 
     /** The environment with {@code overrides} (same SCHEDULEROPS_* keys, e.g. from command-line flags) on top. */
@@ -192,7 +204,10 @@ public record OperatorConfig(
                 integer(env, ENV_VERSION_CHECK_SECONDS, 300),
                 decimal(env, ENV_API_QPS, DEFAULT_API_QPS),
                 integer(env, ENV_API_BURST, DEFAULT_API_BURST),
-                integer(env, ENV_RECONCILE_THREADS, DEFAULT_RECONCILE_THREADS));
+                integer(env, ENV_RECONCILE_THREADS, DEFAULT_RECONCILE_THREADS),
+                bool(env, ENV_POD_EVENTS, false),
+                integer(env, ENV_POD_EVENTS_GRACE_SECONDS, (int)
+                        UnscheduledPodWatch.Settings.DEFAULT_GRACE.toSeconds()));
     }
 
     /** The image policy: the allowed repositories, or the defaults derived from the operator's own images. */
@@ -200,6 +215,11 @@ public record OperatorConfig(
         return allowedImageRepositories.isEmpty()
                 ? ImagePolicy.defaults(extenderImage, schedulerImageRepository)
                 : new ImagePolicy(allowedImageRepositories);
+    }
+
+    /** Whether, and after how long, pods that no scheduler will take are told why. */
+    public UnscheduledPodWatch.Settings podEventSettings() {
+        return new UnscheduledPodWatch.Settings(podEvents, java.time.Duration.ofSeconds(podEventsGraceSeconds));
     }
 
     public static Set<String> namespaces(String commaSeparated) {

@@ -7,11 +7,13 @@ import dev.schedulerops.operator.reconcile.ProfileMetrics;
 import dev.schedulerops.operator.reconcile.ProtectedNamespaces;
 import dev.schedulerops.operator.reconcile.RolloutSlots;
 import dev.schedulerops.operator.reconcile.SchedulerProfileReconciler;
+import dev.schedulerops.operator.reconcile.UnscheduledPods;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -52,6 +54,7 @@ public final class OperatorRuntime implements AutoCloseable {
     private final KubernetesClient client;
     private final OperatorConfig config;
     private final ReconcileMetrics reconcileMetrics;
+    private final SchedulerProfileReconciler reconciler;
     /** This instance's name in the leader lease. */
     private final String identity =
             instanceName() + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -81,12 +84,14 @@ public final class OperatorRuntime implements AutoCloseable {
 
         RolloutSlots slots = new RolloutSlots(config.maxConcurrentRollouts());
         ProfileMetrics profileMetrics = new ProfileMetrics();
-        SchedulerProfileReconciler reconciler = new SchedulerProfileReconciler(
+        this.reconciler = new SchedulerProfileReconciler(
                 facts,
                 new ProfileEvents(client, instanceName()),
                 new ProtectedNamespaces(config.protectedNamespaces()),
                 slots,
-                profileMetrics);
+                profileMetrics,
+                config.podEventSettings(),
+                config.profileSelector().isEmpty());
         this.operatorMetrics = new OperatorMetrics(
                 registry, profileMetrics, reconciler::kubernetesVersion, () -> leading.get() && started.get());
         Gauge.builder("schedulerops.rollouts", slots, s -> s.rolling().size())
@@ -105,6 +110,19 @@ public final class OperatorRuntime implements AutoCloseable {
                 .description("SchedulerProfiles by their Ready condition, as last reconciled by this instance")
                 .tag("ready", "false")
                 .register(registry);
+
+        for (UnscheduledPods.Cause cause : UnscheduledPods.Cause.values()) {
+            Gauge.builder("schedulerops.unscheduled.pods", profileMetrics, m -> m.unscheduledPods(cause))
+                    .description("Pending pods that no scheduler will take, by cause, as last counted (needs"
+                            + " SCHEDULEROPS_POD_EVENTS; 0 while it is off)")
+                    .tag("cause", cause.label())
+                    .register(registry);
+            FunctionCounter.builder("schedulerops.pod.warnings", profileMetrics, m -> m.podWarnings(cause))
+                    .description("Warning events recorded on pods that no scheduler will take, by cause (one per pod"
+                            + " and cause)")
+                    .tag("cause", cause.label())
+                    .register(registry);
+        }
 
         for (OwnedKind kind : OwnedKind.values()) {
             Gauge.builder("schedulerops.informer.cached.objects", reconciler, r -> r.cachedObjects(kind))
@@ -146,7 +164,7 @@ public final class OperatorRuntime implements AutoCloseable {
                 });
         LOG.info(
                 "operator configured: kubernetes {}, workload namespace {}, reconciling {}, allowed image repositories {},"
-                        + " protected {}, leader election {}, http {}:{},"
+                        + " protected {}, leader election {}, http {}:{}, pod events {},"
                         + " at most {} profiles rolling at once, {} reconciling at once, API requests at most {}/s"
                         + " (burst {})",
                 facts.kubernetesVersion(),
@@ -159,6 +177,7 @@ public final class OperatorRuntime implements AutoCloseable {
                         : "off",
                 config.httpBindAddress(),
                 endpoints.port(),
+                config.podEvents() ? "on (after " + config.podEventsGraceSeconds() + " s)" : "off",
                 config.maxConcurrentRollouts(),
                 config.reconcileThreads(),
                 config.apiQps(),
@@ -241,6 +260,7 @@ public final class OperatorRuntime implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("operator did not stop cleanly", e);
         }
+        reconciler.close();
         if (config.leaderElection() && leading.get()) {
             // A reconcile JOSDK could not stop may still apply objects: then the lease runs out on its own, and the
             // next leader starts only after it, as before the release existed.

@@ -4,31 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.runtime.OperatorConfig;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,12 +35,10 @@ import org.slf4j.LoggerFactory;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DeployRbacTest {
-    private static final Path DEPLOY = Path.of("..", "deploy");
-    private static final String OPERATOR_NAMESPACE = "schedulerops-system";
-    private static final String SERVICE_ACCOUNT =
-            "system:serviceaccount:" + OPERATOR_NAMESPACE + ":schedulerops-operator";
+    private static final String OPERATOR_NAMESPACE = ShippedRbac.OPERATOR_NAMESPACE;
+    private static final String SERVICE_ACCOUNT = ShippedRbac.SERVICE_ACCOUNT;
 
-    private BareApiServer apiServer;
+    private ShippedRbac rbac;
     private KubernetesClient admin;
     private KubernetesClient asOperator;
     private FakeDeploymentController deployments;
@@ -60,62 +48,9 @@ class DeployRbacTest {
 
     @BeforeAll
     void startTheOperatorAsItsServiceAccount() throws IOException {
-        apiServer = BareApiServer.start(
-                ControlPlaneBinaries.locate(),
-                Path.of(
-                                "target",
-                                "apiserver-rbac",
-                                String.valueOf(ProcessHandle.current().pid()))
-                        .toAbsolutePath());
-        admin = apiServer.client();
-        for (String namespace : List.of(OPERATOR_NAMESPACE, "team-a")) {
-            admin.resource(new NamespaceBuilder()
-                            .withNewMetadata()
-                            .withName(namespace)
-                            .endMetadata()
-                            .build())
-                    .create();
-        }
-        apply(DEPLOY.resolve("crds/schedulerprofiles.schedulerops.dev-v1.yml"));
-        admin.apiextensions()
-                .v1()
-                .customResourceDefinitions()
-                .withName("schedulerprofiles.schedulerops.dev")
-                .waitUntilCondition(
-                        c -> c != null
-                                && c.getStatus() != null
-                                && c.getStatus().getConditions() != null
-                                && c.getStatus().getConditions().stream()
-                                        .anyMatch(cond -> "Established".equals(cond.getType())
-                                                && "True".equals(cond.getStatus())),
-                        30,
-                        TimeUnit.SECONDS);
-        // What `kubectl kustomize deploy/` renders for RBAC and admission (deploy/rbac/kustomization.yaml lists them).
-        for (String file : List.of(
-                "rbac/service-account.yaml",
-                "rbac/cluster-role.yaml",
-                "rbac/cluster-role-binding.yaml",
-                "rbac/workload-role.yaml",
-                "rbac/kube-system-role.yaml",
-                "rbac/profile-roles.yaml",
-                "admission/operator-labels-policy.yaml")) {
-            apply(DEPLOY.resolve(file));
-        }
-
-        Config adminConfig = admin.getConfiguration();
-        asOperator = new KubernetesClientBuilder()
-                .withConfig(new ConfigBuilder(adminConfig)
-                        .withImpersonateUsername(SERVICE_ACCOUNT)
-                        .withImpersonateGroups(
-                                "system:serviceaccounts",
-                                "system:serviceaccounts:" + OPERATOR_NAMESPACE,
-                                "system:authenticated")
-                        .build())
-                .build();
-        assertThatThrownBy(() -> asOperator.configMaps().inNamespace("team-a").list())
-                .as("sanity: the impersonated identity is not an admin")
-                .isInstanceOf(KubernetesClientException.class);
-
+        rbac = ShippedRbac.start("apiserver-rbac", List.of("team-a"), ShippedRbac.BASE);
+        admin = rbac.admin();
+        asOperator = rbac.asOperator();
         deployments = new FakeDeploymentController(admin);
         garbageCollector = new FakeGarbageCollector(admin);
         ch.qos.logback.classic.Logger root =
@@ -150,13 +85,9 @@ class DeployRbacTest {
             if (garbageCollector != null) {
                 garbageCollector.close();
             }
-            if (asOperator != null) {
-                asOperator.close();
+            if (rbac != null) {
+                rbac.close();
             }
-            if (admin != null) {
-                admin.close();
-            }
-            apiServer.close();
         }
     }
 
@@ -209,11 +140,9 @@ class DeployRbacTest {
                         && objectsOf(tier.name("p")).isEmpty(),
                 () -> objectsOf(tier.name("p")));
 
-        List<String> forbidden = log.list.stream()
-                .filter(e -> mentionsForbidden(e.getFormattedMessage()) || mentionsForbidden(e.getThrowableProxy()))
-                .map(e -> e.getLoggerName() + ": " + e.getFormattedMessage())
-                .toList();
-        assertThat(forbidden).as("log lines that mention forbidden").isEmpty();
+        assertThat(ShippedRbac.forbidden(log.list))
+                .as("log lines that mention forbidden")
+                .isEmpty();
     }
 
     /**
@@ -235,11 +164,11 @@ class DeployRbacTest {
             {"delete", "", "pods", "team-a"},
             {"create", "rbac.authorization.k8s.io", "clusterroles", ""},
         }) {
-            assertThat(allowed(SERVICE_ACCOUNT, check[0], check[1], check[2], check[3]))
+            assertThat(rbac.allowed(SERVICE_ACCOUNT, check[0], check[1], check[2], check[3]))
                     .as("the operator may %s %s in '%s'", check[0], check[2], check[3])
                     .isFalse();
         }
-        assertThat(allowed(SERVICE_ACCOUNT, "create", "", "secrets", OPERATOR_NAMESPACE))
+        assertThat(rbac.allowed(SERVICE_ACCOUNT, "create", "", "secrets", OPERATOR_NAMESPACE))
                 .as("sanity: it may write Secrets in its workload namespace")
                 .isTrue();
     }
@@ -306,29 +235,6 @@ class DeployRbacTest {
         Eventually.until("the profile goes", () -> tier.profile("p").get() == null);
     }
 
-    private boolean allowed(String user, String verb, String group, String resource, String namespace) {
-        String[] parts = resource.split("/", 2);
-        var review = new io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder()
-                .withNewSpec()
-                .withUser(user)
-                .withGroups("system:serviceaccounts", "system:authenticated")
-                .withNewResourceAttributes()
-                .withVerb(verb)
-                .withGroup(group)
-                .withResource(parts[0])
-                .withSubresource(parts.length > 1 ? parts[1] : null)
-                .withNamespace(namespace.isEmpty() ? null : namespace)
-                .endResourceAttributes()
-                .endSpec()
-                .build();
-        return admin.authorization()
-                .v1()
-                .subjectAccessReview()
-                .create(review)
-                .getStatus()
-                .getAllowed();
-    }
-
     private List<HasMetadata> objectsOf(String profile) {
         List<HasMetadata> found = new ArrayList<>();
         for (Class<? extends HasMetadata> type : List.of(
@@ -351,31 +257,5 @@ class DeployRbacTest {
                 .list()
                 .getItems());
         return found;
-    }
-
-    /**
-     * An RBAC refusal of this operator's identity ("... is forbidden: User \"system:serviceaccount:...\" cannot ...").
-     * Other apiserver-tier classes' operator may log other "forbidden" errors (a quota) in the same JVM; it runs as an
-     * admin, so it never logs this identity.
-     */
-    private static boolean mentionsForbidden(String text) {
-        return text != null && text.toLowerCase(Locale.ROOT).contains("forbidden") && text.contains(SERVICE_ACCOUNT);
-    }
-
-    private static boolean mentionsForbidden(IThrowableProxy throwable) {
-        for (IThrowableProxy t = throwable; t != null; t = t.getCause()) {
-            if (mentionsForbidden(t.getMessage())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void apply(Path file) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            for (HasMetadata object : admin.load(in).items()) {
-                admin.resource(object).serverSideApply();
-            }
-        }
     }
 }

@@ -84,6 +84,22 @@ class OperatorConfigTest {
     }
 
     @Test
+    void podEventsAreOffUnlessAskedForAndTheirGraceIsNotNegative() {
+        assertThat(OperatorConfig.fromEnvironment(Map.of(), Optional::empty).podEventSettings())
+                .isEqualTo(new dev.schedulerops.operator.reconcile.UnscheduledPodWatch.Settings(
+                        false, java.time.Duration.ofSeconds(60)));
+        assertThat(OperatorConfig.fromEnvironment(
+                                Map.of("SCHEDULEROPS_POD_EVENTS", "true", "SCHEDULEROPS_POD_EVENTS_GRACE_SECONDS", "5"),
+                                Optional::empty)
+                        .podEventSettings())
+                .isEqualTo(new dev.schedulerops.operator.reconcile.UnscheduledPodWatch.Settings(
+                        true, java.time.Duration.ofSeconds(5)));
+        assertThatThrownBy(() -> OperatorConfig.fromEnvironment(
+                        Map.of("SCHEDULEROPS_POD_EVENTS_GRACE_SECONDS", "-1"), Optional::empty))
+                .hasMessageContaining("SCHEDULEROPS_POD_EVENTS_GRACE_SECONDS must be at least 0, not -1");
+    }
+
+    @Test
     void protectedNamespacesReplaceTheDefaultWhenSet() {
         assertThat(OperatorConfig.fromEnvironment(
                                 Map.of("SCHEDULEROPS_PROTECTED_NAMESPACES", "kube-system, payments"), Optional::empty)
