@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.schedulerops.operator.api.SchedulerSpec;
+import dev.schedulerops.operator.cli.ExplainCommand;
 import dev.schedulerops.operator.reconcile.ProfileStatuses;
 import dev.schedulerops.operator.runtime.OperatorConfig;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
@@ -13,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -164,6 +166,31 @@ class PodEventsTest {
         assertThat(eventsOn("of-ready")).as("a pod of a Ready profile").isEmpty();
         assertThat(eventsOn("of-default")).as("a pod of the default scheduler").isEmpty();
 
+        // explain prints the same verdicts, read from the real API server, with the whole condition.
+        String waiting = explain(TEAM + "/of-waiting");
+        System.out.println("[pod-events] schedulerops-operator explain pod " + TEAM + "/of-waiting:\n" + waiting);
+        assertThat(waiting)
+                .contains("verdict: SchedulerProfileNotReady")
+                .contains("Ready: False (WaitingForExtender): Waiting for the extender Deployment")
+                .contains("Warning SchedulerProfileNotReady (schedulerops-operator");
+        assertThat(explain(TEAM + "/of-refused"))
+                .contains("verdict: SchedulerProfileRefused")
+                .contains("ConfigValid: False (ImageNotAllowed): ")
+                .contains("attacker.example.com/kube-scheduler:v1.33.0");
+        assertThat(explain(TEAM + "/of-gone"))
+                .contains("SchedulerProfile: none has schedulerName \"" + tier.name("gone") + "\"")
+                .contains("Warning SchedulerProfileDeleted");
+        assertThat(explain(TEAM + "/misspelled"))
+                .contains("verdict: NoSchedulerForPod")
+                .contains("Did you mean \"" + tier.name("ready") + "\"?");
+        assertThat(explain(TEAM + "/of-ready"))
+                .contains("Ready: True (Available)")
+                .contains("verdict: its scheduler runs")
+                .contains("Nodes labelled example.com/rank (0 of 0)");
+        assertThat(run("explain", "pod", TEAM + "/nobody-has-this-pod")).isEqualTo(1);
+        assertThat(run("explain", "pod", "no-slash")).isEqualTo(2);
+        assertThat(run("explain", "node", TEAM + "/of-ready")).isEqualTo(2);
+
         String metrics = scrape();
         assertThat(metrics)
                 .contains("schedulerops_unscheduled_pods{cause=\"profile_not_ready\"} 1.0")
@@ -205,6 +232,26 @@ class PodEventsTest {
                     .as("the operator may %s %s in %s", check[0], check[1], TEAM)
                     .isFalse();
         }
+    }
+
+    private String explain(String pod) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        int code = command(out).execute("pod", pod);
+        assertThat(code).as("explain pod %s exits", pod).isZero();
+        return out.toString();
+    }
+
+    private int run(String... args) {
+        return command(new java.io.StringWriter()).execute(java.util.Arrays.copyOfRange(args, 1, args.length));
+    }
+
+    private picocli.CommandLine command(java.io.StringWriter out) {
+        picocli.CommandLine cli = new picocli.CommandLine(new ExplainCommand(() -> new KubernetesClientBuilder()
+                .withConfig(admin.getConfiguration())
+                .build()));
+        cli.setOut(new java.io.PrintWriter(out));
+        cli.setErr(new java.io.PrintWriter(new java.io.StringWriter()));
+        return cli;
     }
 
     private void assertEvent(String pod, String reason, String... phrases) {
