@@ -20,7 +20,9 @@ class RunCommandTest {
                         "--profile-selector=shard=a",
                         "--protected-namespaces=kube-system,payments",
                         "--http-port=0",
-                        "--http-bind-address=127.0.0.1");
+                        "--http-bind-address=127.0.0.1",
+                        "--pod-events",
+                        "--pod-events-grace-seconds=7");
         Map<String, String> env = Map.of(
                 "SCHEDULEROPS_LEADER_ELECTION", "true",
                 "SCHEDULEROPS_WORKLOAD_NAMESPACE", "c",
@@ -35,6 +37,8 @@ class RunCommandTest {
         assertThat(config.protectedNamespaces()).containsExactlyInAnyOrder("kube-system", "payments");
         assertThat(config.httpPort()).isZero();
         assertThat(config.httpBindAddress()).isEqualTo("127.0.0.1");
+        assertThat(config.podEvents()).isTrue();
+        assertThat(config.podEventsGraceSeconds()).isEqualTo(7);
         // Settings without a flag keep their environment value.
         assertThat(config.extenderImage()).isEqualTo("example.com/extender:1");
     }
