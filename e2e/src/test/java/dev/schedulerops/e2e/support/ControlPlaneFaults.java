@@ -80,6 +80,17 @@ public final class ControlPlaneFaults {
             return started;
         }
 
+        /**
+         * Before {@link #start()}: the component starts as {@code binary} with its arguments unchanged, as an upgrade of
+         * that one process ({@code e2e/cluster swap-binary}); so does every later revive.
+         */
+        public synchronized void swapBinary(java.nio.file.Path binary) {
+            if (started != null) {
+                throw new IllegalStateException(component + " has started already");
+            }
+            ClusterScript.runOrFail(Duration.ofMinutes(1), "swap-binary", component, binary.toString());
+        }
+
         /** The other control-plane processes that had exited by now and were started again. */
         public synchronized Set<String> revived() {
             return new TreeSet<>(revived);

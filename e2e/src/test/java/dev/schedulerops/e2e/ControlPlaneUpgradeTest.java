@@ -1,0 +1,259 @@
+package dev.schedulerops.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.schedulerops.e2e.support.Await;
+import dev.schedulerops.e2e.support.Cluster;
+import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.ControlPlaneFaults;
+import dev.schedulerops.e2e.support.MergePatch;
+import dev.schedulerops.e2e.support.RestrictedPods;
+import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.reconcile.DeploymentReadiness;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The control plane is upgraded one minor with profiles running: kube-apiserver is stopped, its binary swapped for the
+ * next minor's ({@code e2e/cluster swap-binary}, the same etcd, flags and certificates) and started again, while a pod
+ * of one of two profiles is created every second. The operator reads the new version (every 5 s here,
+ * {@code SCHEDULEROPS_VERSION_CHECK_SECONDS}) and rolls each profile's kube-scheduler to that version's image through
+ * its one rollout slot; every pod must still be bound through its profile's extender. Needs the next version's
+ * binaries: {@code e2e/control-plane-upgrade} builds them and runs this class; without
+ * {@code -Dschedulerops.upgrade.to} it is skipped, saying so (a cold build of a second version costs 15 to 25
+ * minutes, over ./test's budget). It leaves the cluster on the new API server: the script stops that cluster after.
+ */
+@Tag("real-node")
+@ExtendWith(ClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ControlPlaneUpgradeTest {
+    static final String WORKLOAD = InClusterTest.OPERATOR_NAMESPACE;
+    static final String LABEL = "cp-upgrade.example.com/rank";
+    static final List<String> PROFILES = List.of("cp-upgrade-a", "cp-upgrade-b");
+    static final Duration ROLLOUT = Duration.ofMinutes(6);
+    /**
+     * The longest a pod may wait for its binding across the upgrade: the API server is away for a few seconds, each
+     * kube-scheduler loses its lease renewal meanwhile and is restarted by the kubelet, and then is replaced by the new
+     * version's (its Deployment's rollout: a new pod, its lease taken over from the old one within the 15 s lease).
+     */
+    static final Duration MAX_PENDING = Duration.ofSeconds(90);
+
+    private final String to = System.getProperty("schedulerops.upgrade.to", "");
+    private Cluster cluster;
+    private KubernetesClient client;
+    private String kwokNode;
+    private String namespace;
+    private String from;
+
+    static void say(String line) {
+        System.out.println("[cp-upgrade] " + line);
+        System.out.flush();
+    }
+
+    private Path newApiServer() {
+        return Path.of(System.getProperty("user.home"), ".cache", "schedulerops", "k8s", to, "kube-apiserver");
+    }
+
+    @BeforeAll
+    void installTheProductWithTwoProfiles(Cluster cluster) {
+        assumeTrue(
+                !to.isEmpty(),
+                "needs the next minor's kube-apiserver and kube-scheduler image: run e2e/control-plane-upgrade (it"
+                        + " builds them, 15 to 25 minutes cold, and passes -Dschedulerops.upgrade.to)");
+        assumeTrue(Files.isExecutable(newApiServer()), "no " + newApiServer() + ": run e2e/control-plane-upgrade");
+        this.cluster = cluster;
+        client = cluster.client();
+        from = serverVersion();
+        kwokNode = OperatorTests.installTheProductOnTheRealNode(cluster, "cp-upgrade", LABEL, ROLLOUT);
+        cluster.kubectl(
+                        "-n",
+                        WORKLOAD,
+                        "set",
+                        "env",
+                        "deployment/" + InClusterTest.OPERATOR,
+                        "SCHEDULEROPS_VERSION_CHECK_SECONDS=5",
+                        "SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS=1")
+                .requireSuccess("kubectl set env on the operator");
+        client.apps()
+                .deployments()
+                .inNamespace(WORKLOAD)
+                .withName(InClusterTest.OPERATOR)
+                .waitUntilCondition(
+                        d -> d != null && DeploymentReadiness.isAvailableAtCurrentGeneration(d),
+                        ROLLOUT.toSeconds(),
+                        TimeUnit.SECONDS);
+        for (String profile : PROFILES) {
+            client.resource(OperatorTests.profile(
+                            "cp-upgrade", profile, "labelKey: " + LABEL + "\nextender: {replicas: 1}\n"))
+                    .create();
+        }
+        for (String profile : PROFILES) {
+            OperatorTests.awaitCurrent(client, profile, ROLLOUT);
+            assertThat(OperatorTests.image(scheduler(profile)))
+                    .as("profile %s's scheduler runs the cluster's version", profile)
+                    .isEqualTo(schedulerImage(from));
+        }
+        namespace = OperatorTests.createRestrictedNamespace(cluster, "cp-upgrade");
+    }
+
+    @AfterAll
+    void removeTheProduct() {
+        if (client == null) {
+            return;
+        }
+        if (namespace != null) {
+            client.namespaces().withName(namespace).delete();
+        }
+        OperatorTests.uninstallTheDeployedProduct(cluster, client, ROLLOUT, PROFILES.toArray(String[]::new));
+        if (kwokNode != null) {
+            MergePatch.nodeLabel(client, kwokNode, LABEL, null);
+        }
+    }
+
+    @Test
+    void everySchedulerRollsToTheNewVersionsImageWhilePodsKeepBeingScheduled() throws Exception {
+        List<Pod> stream = new CopyOnWriteArrayList<>();
+        AtomicBoolean streaming = new AtomicBoolean(true);
+        Thread creator = new Thread(() -> {
+            for (int i = 0; streaming.get(); i++) {
+                try {
+                    stream.add(client.resource(RestrictedPods.forScheduler(
+                                    namespace, "pod-" + i, PROFILES.get(i % PROFILES.size())))
+                            .create());
+                } catch (RuntimeException e) {
+                    // The API server is away for a few seconds: that pod is not created, the next one will be.
+                }
+                Await.sleep(1_000);
+            }
+        });
+        AtomicInteger mostRollingAtOnce = new AtomicInteger();
+        AtomicBoolean monitoring = new AtomicBoolean(true);
+        Thread monitor = new Thread(() -> {
+            while (monitoring.get()) {
+                try {
+                    int rolling = (int) PROFILES.stream()
+                            .map(this::scheduler)
+                            .filter(d -> schedulerImage(to).equals(OperatorTests.image(d))
+                                    && !DeploymentReadiness.isAvailableAtCurrentGeneration(d))
+                            .count();
+                    mostRollingAtOnce.accumulateAndGet(rolling, Math::max);
+                } catch (RuntimeException e) {
+                    // The API server is away.
+                }
+                Await.sleep(250);
+            }
+        });
+        creator.start();
+        monitor.start();
+        Duration down;
+        Duration rolled;
+        java.util.Set<String> revived;
+        try (ControlPlaneFaults.Outage outage = ControlPlaneFaults.stop("kube-apiserver")) {
+            outage.swapBinary(newApiServer());
+            Instant back = outage.start();
+            down = Duration.between(outage.stopped(), back);
+            assertThat(serverVersion())
+                    .as("the API server now runs the next version")
+                    .isEqualTo(to);
+            Await.until(
+                    ROLLOUT,
+                    "every profile's scheduler runs kube-scheduler v" + to + " and is Ready",
+                    () -> PROFILES.stream().allMatch(p -> {
+                        Deployment d = scheduler(p);
+                        return schedulerImage(to).equals(OperatorTests.image(d))
+                                && DeploymentReadiness.isAvailableAtCurrentGeneration(d)
+                                && OperatorTests.isCurrent(client.resources(SchedulerProfile.class)
+                                        .withName(p)
+                                        .get());
+                    }));
+            rolled = Duration.between(back, Instant.now());
+            Await.sleep(5_000);
+            revived = outage.revived();
+        } finally {
+            streaming.set(false);
+            monitoring.set(false);
+            creator.join(30_000);
+            monitor.join(30_000);
+        }
+
+        Duration longestPending = Duration.ZERO;
+        String longestPod = "";
+        for (Pod created : stream) {
+            Pod pod = client.pods()
+                    .inNamespace(namespace)
+                    .withName(created.getMetadata().getName())
+                    .waitUntilCondition(
+                            p -> p != null && p.getSpec().getNodeName() != null, ROLLOUT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(pod.getSpec().getNodeName())
+                    .as("pod " + pod.getMetadata().getName() + " went through its profile's extender")
+                    .isEqualTo(kwokNode);
+            Duration pending = Duration.between(
+                    ZonedDateTime.parse(pod.getMetadata().getCreationTimestamp())
+                            .toInstant(),
+                    scheduledAt(pod));
+            if (pending.compareTo(longestPending) > 0) {
+                longestPending = pending;
+                longestPod = pod.getMetadata().getName();
+            }
+        }
+        assertThat(longestPending)
+                .as("the longest a pod waited for its binding across the upgrade (" + longestPod + ")")
+                .isLessThanOrEqualTo(MAX_PENDING);
+        assertThat(mostRollingAtOnce.get())
+                .as("profiles whose scheduler was rolling to the new image at the same time")
+                .isBetween(1, 1);
+        say("kube-apiserver upgraded from v" + from + " to v" + to + " (away " + down.toMillis() + " ms) with "
+                + stream.size() + " pods created meanwhile: every profile's kube-scheduler ran v" + to + " and was"
+                + " Ready " + rolled.toSeconds() + " s after the new API server answered, at most "
+                + mostRollingAtOnce.get() + " rolling at once; the longest a pod waited for its binding was "
+                + longestPending.toSeconds() + " s (" + longestPod + "); control-plane processes that exited and"
+                + " were started again: " + revived);
+    }
+
+    private String serverVersion() {
+        return client.getKubernetesVersion()
+                .getGitVersion()
+                .replaceFirst("^v", "")
+                .replaceAll("[+-].*$", "");
+    }
+
+    static String schedulerImage(String version) {
+        return "registry.k8s.io/kube-scheduler:v" + version;
+    }
+
+    /** When the pod's PodScheduled condition turned True (one-second resolution, as the API stores it). */
+    private static Instant scheduledAt(Pod pod) {
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> "PodScheduled".equals(c.getType()) && "True".equals(c.getStatus()))
+                .map(c -> ZonedDateTime.parse(c.getLastTransitionTime()).toInstant())
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("pod " + pod.getMetadata().getName() + " has no PodScheduled"));
+    }
+
+    private Deployment scheduler(String profile) {
+        return client.apps()
+                .deployments()
+                .inNamespace(WORKLOAD)
+                .withName(new Names(profile, WORKLOAD).scheduler())
+                .get();
+    }
+}
