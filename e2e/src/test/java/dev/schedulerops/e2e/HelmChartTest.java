@@ -264,7 +264,13 @@ class HelmChartTest {
         assertThat(env(Commands.find(off, "Deployment", OPERATOR).at("/spec/template/spec/containers/0")))
                 .doesNotContainKey("SCHEDULEROPS_POD_EVENTS");
 
-        List<JsonNode> chart = template("--set", "podEvents.enabled=true", "--set", "podEvents.graceSeconds=30");
+        List<JsonNode> chart = template(
+                "--set",
+                "podEvents.enabled=true",
+                "--set",
+                "podEvents.graceSeconds=30",
+                "--set",
+                "podEvents.ignoreSchedulers={volcano,yunikorn}");
         List<JsonNode> overlay = Commands.kustomize(podEventsOverlay());
         assertThat(env(Commands.find(overlay, "Deployment", OPERATOR).at("/spec/template/spec/containers/0")))
                 .as("deploy/ with the deploy/pod-events component")
@@ -282,7 +288,8 @@ class HelmChartTest {
         assertThat(binding.at("/subjects/0/namespace").asText()).isEqualTo(NAMESPACE);
         assertThat(env(Commands.find(chart, "Deployment", OPERATOR).at("/spec/template/spec/containers/0")))
                 .containsEntry("SCHEDULEROPS_POD_EVENTS", "true")
-                .containsEntry("SCHEDULEROPS_POD_EVENTS_GRACE_SECONDS", "30");
+                .containsEntry("SCHEDULEROPS_POD_EVENTS_GRACE_SECONDS", "30")
+                .containsEntry("SCHEDULEROPS_POD_EVENTS_IGNORE_SCHEDULERS", "volcano,yunikorn");
     }
 
     /** An overlay of deploy/ with the pod-events component, as a user writes it (kustomize wants relative paths). */

@@ -61,13 +61,8 @@ final class PodExplanation {
                                 + (c.getMessage() == null ? "" : ": " + c.getMessage())));
 
         List<String> toChange = new ArrayList<>();
-        Optional<SchedulerProfile> profile = profiles.stream()
-                .filter(p -> schedulerName.equals(p.effectiveSchedulerName()))
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .findFirst()
-                .or(() -> profiles.stream()
-                        .filter(p -> schedulerName.equals(p.effectiveSchedulerName()))
-                        .findFirst());
+        // The same profile the verdict reads about (a name conflict or a deletion can leave two with the name).
+        Optional<SchedulerProfile> profile = UnscheduledPods.profileFor(schedulerName, profiles);
 
         out.append('\n').append("Profile\n");
         if (profile.isPresent()) {

@@ -130,6 +130,12 @@ public final class RunCommand implements Callable<Integer> {
                     + " SCHEDULEROPS_POD_EVENTS_GRACE_SECONDS, default 60).")
     Integer podEventsGraceSeconds;
 
+    @Option(
+            names = "--pod-events-ignore-schedulers",
+            description = "Comma-separated schedulerNames of other schedulers in the cluster (Volcano, YuniKorn, ...)"
+                    + " whose pods are never told anything (env SCHEDULEROPS_POD_EVENTS_IGNORE_SCHEDULERS).")
+    String podEventsIgnoreSchedulers;
+
     @Override
     public Integer call() throws Exception {
         OperatorConfig config = OperatorConfig.fromEnvironment(flagOverrides());
@@ -178,6 +184,7 @@ public final class RunCommand implements Callable<Integer> {
         putIfSet(overrides, OperatorConfig.ENV_RECONCILE_THREADS, reconcileThreads);
         putIfSet(overrides, OperatorConfig.ENV_POD_EVENTS, podEvents);
         putIfSet(overrides, OperatorConfig.ENV_POD_EVENTS_GRACE_SECONDS, podEventsGraceSeconds);
+        putIfSet(overrides, OperatorConfig.ENV_POD_EVENTS_IGNORE_SCHEDULERS, podEventsIgnoreSchedulers);
         return overrides;
     }
 

@@ -103,7 +103,8 @@ public final class PodEvents {
      */
     static String name(Pod pod, UnscheduledPods.Cause cause) {
         String podName = pod.getMetadata().getName();
-        String prefix = podName.length() > 200 ? podName.substring(0, 200) : podName;
+        // Cut to leave room for the suffix, and never end on '-' or '.': "web-.hash" is no valid name.
+        String prefix = (podName.length() > 200 ? podName.substring(0, 200) : podName).replaceAll("[^a-z0-9]+$", "");
         try {
             MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
             sha256.update((pod.getMetadata().getUid() + "\n" + cause.name()).getBytes(StandardCharsets.UTF_8));

@@ -286,7 +286,8 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         var client = context.getClient();
         PodEvents podEvents = new PodEvents(client, events.instance());
         podWatch = new UnscheduledPodWatch(
-                () -> unscheduled.list(pod -> true).toList(),
+                // JOSDK prepares event sources on standbys too, and starts them only on the leader.
+                () -> unscheduled.isRunning() ? unscheduled.list(pod -> true).toList() : null,
                 () -> cache.list().toList(),
                 () -> client.resources(SchedulerProfile.class).list().getItems().stream()
                         .map(SchedulerProfile::effectiveSchedulerName)

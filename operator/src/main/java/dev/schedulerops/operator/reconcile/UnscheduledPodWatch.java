@@ -54,10 +54,21 @@ public final class UnscheduledPodWatch implements AutoCloseable {
     /**
      * @param enabled whether pods are watched at all (it needs list/watch on pods and create on events in every
      *     namespace)
-     * @param grace how long a pod waits before it is told: a scheduler may be starting, a profile rolling out
+     * @param grace how long a pod waits, and how long a cause must last, before the pod is told: a scheduler may be
+     *     starting, a profile rolling out or a scheduler pod restarting
+     * @param ignoredSchedulers schedulerNames of other schedulers in the cluster (Volcano, YuniKorn, ...) whose pods are
+     *     never told anything: such a scheduler may leave a queued pod without a PodScheduled condition for long
      */
-    public record Settings(boolean enabled, Duration grace) {
+    public record Settings(boolean enabled, Duration grace, Set<String> ignoredSchedulers) {
         public static final Duration DEFAULT_GRACE = Duration.ofSeconds(60);
+
+        public Settings {
+            ignoredSchedulers = Set.copyOf(ignoredSchedulers);
+        }
+
+        public Settings(boolean enabled, Duration grace) {
+            this(enabled, grace, Set.of());
+        }
 
         public static Settings off() {
             return new Settings(false, DEFAULT_GRACE);
@@ -79,6 +90,10 @@ public final class UnscheduledPodWatch implements AutoCloseable {
     private final boolean seesAllProfiles;
     private final Clock clock;
     private final Map<String, Set<UnscheduledPods.Cause>> told = new ConcurrentHashMap<>();
+    /** When each pod was first seen with its current cause: a cause must last the grace before the pod is told. */
+    private final Map<String, Map.Entry<UnscheduledPods.Cause, Instant>> since = new ConcurrentHashMap<>();
+
+    private volatile Instant lastFailureLogged = Instant.EPOCH;
     private final Map<String, String> deleted = java.util.Collections.synchronizedMap(new LinkedHashMap<>() {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
@@ -92,7 +107,7 @@ public final class UnscheduledPodWatch implements AutoCloseable {
     });
 
     /**
-     * @param pods the pods without a node, as the informer has them
+     * @param pods the pods without a node, as the informer has them; null while it does not run (a standby)
      * @param profiles the profiles this operator reconciles
      * @param allSchedulerNames the schedulerNames of every profile in the cluster, asked only when the operator does not
      *     see them all ({@code seesAllProfiles} false) and a pod names none of its own
@@ -146,13 +161,20 @@ public final class UnscheduledPodWatch implements AutoCloseable {
         try {
             look();
         } catch (RuntimeException e) {
-            // Before the informer runs (a standby waiting for the lease) there is nothing to look at.
-            LOG.debug("could not look at unscheduled pods: {}", e.toString());
+            Instant now = clock.instant();
+            if (Duration.between(lastFailureLogged, now).compareTo(Duration.ofMinutes(1)) >= 0) {
+                lastFailureLogged = now;
+                LOG.warn("could not look at unscheduled pods (logged at most once a minute): {}", e.toString());
+            }
         }
     }
 
-    /** Diagnoses every cached pod and records the events not recorded yet. */
+    /** Diagnoses every cached pod and records the events not recorded yet; nothing while the informer does not run. */
     void look() {
+        List<Pod> cached = pods.get();
+        if (cached == null) {
+            return;
+        }
         Instant now = clock.instant();
         Predicate<String> elsewhere = seesAllProfiles ? name -> false : memoized(allSchedulerNames)::contains;
         UnscheduledPods.Known known =
@@ -163,14 +185,26 @@ public final class UnscheduledPodWatch implements AutoCloseable {
         }
         Set<String> present = new HashSet<>();
         int recorded = 0;
-        for (Pod pod : pods.get()) {
+        for (Pod pod : cached) {
+            if (settings.ignoredSchedulers().contains(pod.getSpec().getSchedulerName())) {
+                continue;
+            }
             String uid = pod.getMetadata().getUid();
             present.add(uid);
-            var diagnosis = UnscheduledPods.diagnose(pod, known, now, settings.grace());
+            // The grace is counted from when this cause was first seen, below, not from the pod's creation: a pod
+            // waiting for hours must not be told at once when its profile's scheduler restarts.
+            var diagnosis = UnscheduledPods.diagnose(pod, known, now, Duration.ZERO);
             if (diagnosis.isEmpty()) {
+                since.remove(uid);
                 continue;
             }
             UnscheduledPods.Cause cause = diagnosis.get().cause();
+            Map.Entry<UnscheduledPods.Cause, Instant> first = since.compute(
+                    uid, (k, seen) -> seen != null && seen.getKey() == cause ? seen : Map.entry(cause, now));
+            if (Duration.between(first.getValue(), now).compareTo(settings.grace()) < 0) {
+                // The cause is new: a profile's scheduler pod restarting is not-Ready for a moment.
+                continue;
+            }
             counts.merge(cause, 1L, Long::sum);
             Set<UnscheduledPods.Cause> causes = told.computeIfAbsent(
                     uid, k -> java.util.Collections.synchronizedSet(EnumSet.noneOf(UnscheduledPods.Cause.class)));
@@ -187,6 +221,7 @@ public final class UnscheduledPodWatch implements AutoCloseable {
             }
         }
         told.keySet().retainAll(present);
+        since.keySet().retainAll(present);
         metrics.unscheduledPods(counts);
     }
 

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 /**
  * Why no scheduler will take a pod that waits for one: its {@code spec.schedulerName} names a profile that is not
@@ -120,8 +119,8 @@ public final class UnscheduledPods {
                     schedulerName,
                     Optional.of(deleted),
                     "SchedulerProfile " + deleted + ", whose schedulerName was \"" + schedulerName + "\", was deleted:"
-                            + " no scheduler will take this pod. Use the schedulerName of another profile ("
-                            + schedulerNames(known) + "), or create the profile again."));
+                            + " no scheduler will take this pod. Use the schedulerName of another profile (the"
+                            + " cluster's administrators know them), or ask them to create the profile again."));
         }
         if (scheduledConditionOf(pod).isPresent() || known.elsewhere().test(schedulerName)) {
             // Some scheduler has looked at the pod and said why in its events; or another operator's profile has it.
@@ -137,12 +136,23 @@ public final class UnscheduledPods {
                         + closest(schedulerName, known)
                                 .map(s -> " Did you mean \"" + s + "\"?")
                                 .orElse("")
-                        + " SchedulerProfiles' scheduler names: " + schedulerNames(known) + ". Use one of them, start"
-                        + " the scheduler \"" + schedulerName + "\" names, or leave schedulerName unset for the"
+                        + " Use the schedulerName of a SchedulerProfile (the cluster's administrators know them),"
+                        + " start the scheduler \"" + schedulerName + "\" names, or leave schedulerName unset for the"
                         + " default scheduler."));
     }
 
-    /** The profile a pod should read about: one not being deleted and not refused for a name conflict, if any. */
+    /**
+     * The profile a pod of {@code schedulerName} should read about: of those with that name, one not being deleted and
+     * not refused for a name conflict if any, else the first claimant; empty when no profile has the name.
+     */
+    public static Optional<SchedulerProfile> profileFor(String schedulerName, List<SchedulerProfile> profiles) {
+        List<SchedulerProfile> named = profiles.stream()
+                .filter(p -> schedulerName.equals(p.effectiveSchedulerName()))
+                .sorted(SchedulerNameConflicts.CLAIM_ORDER)
+                .toList();
+        return named.isEmpty() ? Optional.empty() : Optional.of(pick(named));
+    }
+
     private static SchedulerProfile pick(List<SchedulerProfile> named) {
         return named.stream()
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
@@ -154,8 +164,8 @@ public final class UnscheduledPods {
     }
 
     /**
-     * Whether a scheduler of {@code profile} runs and will take pods: Ready, or (while an update rolls) its scheduler
-     * and, with the bundled extender, its extender still available.
+     * Whether a scheduler of {@code profile} runs and will take pods: Ready, or (while an update rolls, or after a
+     * refused change) its scheduler and, with the bundled extender, its extender still available.
      */
     static boolean schedules(SchedulerProfile profile) {
         if (profile.getMetadata().getDeletionTimestamp() != null) {
@@ -164,10 +174,12 @@ public final class UnscheduledPods {
         if (isTrue(profile, ProfileStatuses.READY)) {
             return true;
         }
-        boolean refused = condition(profile, ProfileStatuses.CONFIG_VALID)
-                .map(c -> "False".equals(c.getStatus()))
+        // A refused change leaves what runs alone: the scheduler of the last good spec still takes pods. Only a profile
+        // refused for a schedulerName conflict never runs anything of its own.
+        boolean conflict = condition(profile, ProfileStatuses.CONFIG_VALID)
+                .map(c -> "False".equals(c.getStatus()) && ProfileStatuses.REASON_CONFLICT.equals(c.getReason()))
                 .orElse(false);
-        return !refused
+        return !conflict
                 && isTrue(profile, ProfileStatuses.SCHEDULER_AVAILABLE)
                 && isTrue(profile, ProfileStatuses.EXTENDER_AVAILABLE);
     }
@@ -234,16 +246,6 @@ public final class UnscheduledPods {
         return pod.getStatus().getConditions().stream()
                 .filter(c -> "PodScheduled".equals(c.getType()))
                 .findFirst();
-    }
-
-    private static String schedulerNames(Known known) {
-        String names = known.profiles().stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .map(SchedulerProfile::effectiveSchedulerName)
-                .distinct()
-                .sorted()
-                .collect(Collectors.joining(", "));
-        return names.isEmpty() ? "none" : names;
     }
 
     /** The profile scheduler name at most two edits away from {@code name}, the nearest first. */

@@ -48,6 +48,7 @@ import java.util.stream.Collectors;
  * @param podEvents whether pods that no scheduler will take get a Warning event saying why; it watches Pending pods
  *     of other schedulers in every namespace, so it is off unless asked for (see {@link UnscheduledPodWatch})
  * @param podEventsGraceSeconds how long such a pod waits before it is told (a scheduler may be starting)
+ * @param podEventsIgnoredSchedulers schedulerNames of other schedulers (Volcano, YuniKorn, ...) whose pods are never told
  */
 public record OperatorConfig(
         String workloadNamespace,
@@ -68,7 +69,8 @@ public record OperatorConfig(
         int apiBurst,
         int reconcileThreads,
         boolean podEvents,
-        int podEventsGraceSeconds) {
+        int podEventsGraceSeconds,
+        Set<String> podEventsIgnoredSchedulers) {
 
     // The environment variables read, also the keys of fromEnvironment's overrides.
     public static final String ENV_WORKLOAD_NAMESPACE = "SCHEDULEROPS_WORKLOAD_NAMESPACE";
@@ -93,6 +95,7 @@ public record OperatorConfig(
     public static final String ENV_RECONCILE_THREADS = "SCHEDULEROPS_RECONCILE_THREADS";
     public static final String ENV_POD_EVENTS = "SCHEDULEROPS_POD_EVENTS";
     public static final String ENV_POD_EVENTS_GRACE_SECONDS = "SCHEDULEROPS_POD_EVENTS_GRACE_SECONDS";
+    public static final String ENV_POD_EVENTS_IGNORE_SCHEDULERS = "SCHEDULEROPS_POD_EVENTS_IGNORE_SCHEDULERS";
 
     /**
      * Enough for 200 new profiles (about 40 writes each) to be rendered in under two minutes, a tenth of what a
@@ -113,6 +116,7 @@ public record OperatorConfig(
     public OperatorConfig {
         allowedImageRepositories = Set.copyOf(allowedImageRepositories);
         protectedNamespaces = Set.copyOf(protectedNamespaces);
+        podEventsIgnoredSchedulers = Set.copyOf(podEventsIgnoredSchedulers);
         if (!DNS_LABEL.matcher(workloadNamespace).matches()) {
             throw new IllegalArgumentException(ENV_WORKLOAD_NAMESPACE + " must be a namespace name (a DNS label), not '"
                     + workloadNamespace + "'");
@@ -207,7 +211,8 @@ public record OperatorConfig(
                 integer(env, ENV_RECONCILE_THREADS, DEFAULT_RECONCILE_THREADS),
                 bool(env, ENV_POD_EVENTS, false),
                 integer(env, ENV_POD_EVENTS_GRACE_SECONDS, (int)
-                        UnscheduledPodWatch.Settings.DEFAULT_GRACE.toSeconds()));
+                        UnscheduledPodWatch.Settings.DEFAULT_GRACE.toSeconds()),
+                namespaces(env.getOrDefault(ENV_POD_EVENTS_IGNORE_SCHEDULERS, "")));
     }
 
     /** The image policy: the allowed repositories, or the defaults derived from the operator's own images. */
@@ -219,7 +224,8 @@ public record OperatorConfig(
 
     /** Whether, and after how long, pods that no scheduler will take are told why. */
     public UnscheduledPodWatch.Settings podEventSettings() {
-        return new UnscheduledPodWatch.Settings(podEvents, java.time.Duration.ofSeconds(podEventsGraceSeconds));
+        return new UnscheduledPodWatch.Settings(
+                podEvents, java.time.Duration.ofSeconds(podEventsGraceSeconds), podEventsIgnoredSchedulers);
     }
 
     public static Set<String> namespaces(String commaSeparated) {

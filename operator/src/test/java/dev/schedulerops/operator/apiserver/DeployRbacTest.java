@@ -163,6 +163,10 @@ class DeployRbacTest {
             {"create", "", "pods/binding", "team-a"},
             {"delete", "", "pods", "team-a"},
             {"create", "rbac.authorization.k8s.io", "clusterroles", ""},
+            // Pods and events outside its namespace only come with the opt-in deploy/pod-events (PodEventsTest).
+            {"list", "", "pods", "team-a"},
+            {"list", "", "pods", ""},
+            {"create", "", "events", "team-a"},
         }) {
             assertThat(rbac.allowed(SERVICE_ACCOUNT, check[0], check[1], check[2], check[3]))
                     .as("the operator may %s %s in '%s'", check[0], check[2], check[3])

@@ -108,16 +108,23 @@ class PodEventsTest {
     void eachCauseIsToldOnceOnThePodAndOthersAreLeftAlone() throws Exception {
         tier.rollOut("ready", "labelKey: example.com/rank");
         tier.createProfile("waiting", "labelKey: example.com/rank");
-        tier.rollOut("refused", "labelKey: example.com/rank");
-        tier.profile("refused").edit(p -> {
+        // Refused from the start: nothing runs for it.
+        tier.createProfile(
+                "refused",
+                "labelKey: example.com/rank\nscheduler:\n  image: attacker.example.com/kube-scheduler:v1.33.0");
+        // Refused later: the scheduler of its last good spec keeps running, and its pods are not told anything.
+        tier.rollOut("changed", "labelKey: example.com/rank");
+        tier.profile("changed").edit(p -> {
             p.getSpec().setScheduler(new SchedulerSpec());
             p.getSpec().getScheduler().setImage("attacker.example.com/kube-scheduler:v1.33.0");
             return p;
         });
-        Eventually.until(
-                "refused is refused",
-                () -> tier.hasCondition("refused", ProfileStatuses.CONFIG_VALID, "False", "ImageNotAllowed"),
-                () -> tier.conditions("refused"));
+        for (String refused : List.of("refused", "changed")) {
+            Eventually.until(
+                    refused + " is refused",
+                    () -> tier.hasCondition(refused, ProfileStatuses.CONFIG_VALID, "False", "ImageNotAllowed"),
+                    () -> tier.conditions(refused));
+        }
         tier.rollOut("gone", "labelKey: example.com/rank");
         tier.profile("gone").delete();
         Eventually.until("gone is gone", () -> tier.profile("gone").get() == null);
@@ -128,6 +135,7 @@ class PodEventsTest {
         createPod("of-gone", tier.name("gone"));
         createPod("misspelled", tier.name("ready") + "x");
         createPod("of-default", "default-scheduler");
+        createPod("of-changed", tier.name("changed"));
 
         Eventually.until(
                 "the four pods no scheduler will take have their event",
@@ -165,6 +173,9 @@ class PodEventsTest {
         }
         assertThat(eventsOn("of-ready")).as("a pod of a Ready profile").isEmpty();
         assertThat(eventsOn("of-default")).as("a pod of the default scheduler").isEmpty();
+        assertThat(eventsOn("of-changed"))
+                .as("a pod of a profile whose refused change left its scheduler running")
+                .isEmpty();
 
         // explain prints the same verdicts, read from the real API server, with the whole condition.
         String waiting = explain(TEAM + "/of-waiting");

@@ -45,5 +45,9 @@ class PodEventsTest {
                 .isNotEqualTo(name);
         pod.getMetadata().setName("p".repeat(253));
         assertThat(PodEvents.name(pod, UnscheduledPods.Cause.PROFILE_NOT_READY)).hasSizeLessThanOrEqualTo(253);
+        pod.getMetadata().setName("p".repeat(198) + "-.x" + "q".repeat(50));
+        assertThat(PodEvents.name(pod, UnscheduledPods.Cause.PROFILE_NOT_READY))
+                .as("cut where the pod's name has '-' or '.': still a DNS subdomain")
+                .matches("p{198}\\.[0-9a-f]{16}");
     }
 }

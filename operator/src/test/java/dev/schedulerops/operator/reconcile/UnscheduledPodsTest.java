@@ -116,6 +116,30 @@ class UnscheduledPodsTest {
     }
 
     @Test
+    void aRefusedChangeOfAProfileWhoseSchedulerStillRunsIsNotACause() {
+        SchedulerProfile refusedButRunning = profile(
+                "gpu",
+                "gpu-scheduler",
+                condition("ConfigValid", "False", "ImageNotAllowed", "spec.scheduler.image ..."),
+                condition("Ready", "False", "ImageNotAllowed", "refused"),
+                condition("SchedulerAvailable", "True", "Available", "ok"),
+                condition("ExtenderAvailable", "True", "Available", "ok"));
+        assertThat(UnscheduledPods.diagnose(pod("gpu-scheduler", OLD_ENOUGH), known(refusedButRunning), NOW, GRACE))
+                .as("the operator leaves the running scheduler of the last good spec alone")
+                .isEmpty();
+
+        SchedulerProfile conflicting = profile(
+                "gpu",
+                "gpu-scheduler",
+                condition("ConfigValid", "False", "SchedulerNameConflict", "taken"),
+                condition("SchedulerAvailable", "True", "Available", "ok"),
+                condition("ExtenderAvailable", "True", "Available", "ok"));
+        assertThat(UnscheduledPods.diagnose(pod("gpu-scheduler", OLD_ENOUGH), known(conflicting), NOW, GRACE))
+                .as("a profile refused for a name conflict runs nothing of its own")
+                .isPresent();
+    }
+
+    @Test
     void aPodOfADeletedOrDeletingProfileIsToldSo() {
         UnscheduledPods.Known gone =
                 new UnscheduledPods.Known(List.of(), Map.of("gpu-scheduler", "gpu"), name -> false);
@@ -149,6 +173,12 @@ class UnscheduledPodsTest {
                 .contains("No SchedulerProfile has schedulerName \"gpu-schedular\"")
                 .contains("Did you mean \"gpu-scheduler\"?")
                 .contains("in 120 s");
+        SchedulerProfile payments = profile("payments", "payments-secret-scheduler");
+        assertThat(UnscheduledPods.diagnose(pod("gpu-schedular", OLD_ENOUGH), known(gpu, payments), NOW, GRACE)
+                        .orElseThrow()
+                        .message())
+                .as("the event lands in a team's namespace: it lists no other team's scheduler names")
+                .doesNotContain("payments");
     }
 
     @Test

@@ -94,6 +94,12 @@ class OperatorConfigTest {
                         .podEventSettings())
                 .isEqualTo(new dev.schedulerops.operator.reconcile.UnscheduledPodWatch.Settings(
                         true, java.time.Duration.ofSeconds(5)));
+        assertThat(OperatorConfig.fromEnvironment(
+                                Map.of("SCHEDULEROPS_POD_EVENTS_IGNORE_SCHEDULERS", "volcano, yunikorn"),
+                                Optional::empty)
+                        .podEventSettings()
+                        .ignoredSchedulers())
+                .containsExactlyInAnyOrder("volcano", "yunikorn");
         assertThatThrownBy(() -> OperatorConfig.fromEnvironment(
                         Map.of("SCHEDULEROPS_POD_EVENTS_GRACE_SECONDS", "-1"), Optional::empty))
                 .hasMessageContaining("SCHEDULEROPS_POD_EVENTS_GRACE_SECONDS must be at least 0, not -1");
