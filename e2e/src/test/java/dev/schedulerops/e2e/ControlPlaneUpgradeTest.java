@@ -69,8 +69,12 @@ class ControlPlaneUpgradeTest {
         System.out.flush();
     }
 
+    /** The next version's kube-apiserver: where e2e/control-plane-upgrade built it, else the default cache. */
     private Path newApiServer() {
-        return Path.of(System.getProperty("user.home"), ".cache", "schedulerops", "k8s", to, "kube-apiserver");
+        String given = System.getProperty("schedulerops.upgrade.apiserver", "");
+        return given.isEmpty()
+                ? Path.of(System.getProperty("user.home"), ".cache", "schedulerops", "k8s", to, "kube-apiserver")
+                : Path.of(given);
     }
 
     @BeforeAll

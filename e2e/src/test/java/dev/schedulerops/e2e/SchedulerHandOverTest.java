@@ -146,8 +146,10 @@ class SchedulerHandOverTest {
                 pods.add(client.resource(RestrictedPods.forScheduler(namespace, "pod-" + i, PROFILE))
                         .create());
                 if (i == 10) {
-                    RealNode.freezeContainer(leaderContainer);
+                    // Taken before the freeze (which first looks the process up): the time without a leader is
+                    // counted from a moment the leader was certainly still running, never underestimated.
                     frozen = Instant.now();
+                    RealNode.freezeContainer(leaderContainer);
                 }
                 if (frozen != null && handedOver == null) {
                     String current = holder();
