@@ -8,7 +8,6 @@ import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.ControlPlaneFaults;
 import dev.schedulerops.e2e.support.MergePatch;
-import dev.schedulerops.e2e.support.RestrictedPods;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.reconcile.DeploymentReadiness;
@@ -19,9 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZonedDateTime;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -135,20 +132,6 @@ class ControlPlaneUpgradeTest {
 
     @Test
     void everySchedulerRollsToTheNewVersionsImageWhilePodsKeepBeingScheduled() throws Exception {
-        List<Pod> stream = new CopyOnWriteArrayList<>();
-        AtomicBoolean streaming = new AtomicBoolean(true);
-        Thread creator = new Thread(() -> {
-            for (int i = 0; streaming.get(); i++) {
-                try {
-                    stream.add(client.resource(RestrictedPods.forScheduler(
-                                    namespace, "pod-" + i, PROFILES.get(i % PROFILES.size())))
-                            .create());
-                } catch (RuntimeException e) {
-                    // The API server is away for a few seconds: that pod is not created, the next one will be.
-                }
-                Await.sleep(1_000);
-            }
-        });
         AtomicInteger mostRollingAtOnce = new AtomicInteger();
         AtomicBoolean monitoring = new AtomicBoolean(true);
         Thread monitor = new Thread(() -> {
@@ -166,7 +149,7 @@ class ControlPlaneUpgradeTest {
                 Await.sleep(250);
             }
         });
-        creator.start();
+        PodStream stream = PodStream.start(client, namespace, PROFILES);
         monitor.start();
         Duration down;
         Duration rolled;
@@ -193,43 +176,24 @@ class ControlPlaneUpgradeTest {
             Await.sleep(5_000);
             revived = outage.revived();
         } finally {
-            streaming.set(false);
+            stream.stop();
             monitoring.set(false);
-            creator.join(30_000);
             monitor.join(30_000);
         }
+        List<Pod> pods = stream.stop();
 
-        Duration longestPending = Duration.ZERO;
-        String longestPod = "";
-        for (Pod created : stream) {
-            Pod pod = client.pods()
-                    .inNamespace(namespace)
-                    .withName(created.getMetadata().getName())
-                    .waitUntilCondition(
-                            p -> p != null && p.getSpec().getNodeName() != null, ROLLOUT.toSeconds(), TimeUnit.SECONDS);
-            assertThat(pod.getSpec().getNodeName())
-                    .as("pod " + pod.getMetadata().getName() + " went through its profile's extender")
-                    .isEqualTo(kwokNode);
-            Duration pending = Duration.between(
-                    ZonedDateTime.parse(pod.getMetadata().getCreationTimestamp())
-                            .toInstant(),
-                    scheduledAt(pod));
-            if (pending.compareTo(longestPending) > 0) {
-                longestPending = pending;
-                longestPod = pod.getMetadata().getName();
-            }
-        }
-        assertThat(longestPending)
-                .as("the longest a pod waited for its binding across the upgrade (" + longestPod + ")")
+        PodStream.Longest longest = stream.awaitEveryPodBoundTo(kwokNode, ROLLOUT);
+        assertThat(longest.waited())
+                .as("the longest a pod waited for its binding across the upgrade (" + longest.pod() + ")")
                 .isLessThanOrEqualTo(MAX_PENDING);
         assertThat(mostRollingAtOnce.get())
                 .as("profiles whose scheduler was rolling to the new image at the same time")
                 .isBetween(1, 1);
         say("kube-apiserver upgraded from v" + from + " to v" + to + " (away " + down.toMillis() + " ms) with "
-                + stream.size() + " pods created meanwhile: every profile's kube-scheduler ran v" + to + " and was"
+                + pods.size() + " pods created meanwhile: every profile's kube-scheduler ran v" + to + " and was"
                 + " Ready " + rolled.toSeconds() + " s after the new API server answered, at most "
                 + mostRollingAtOnce.get() + " rolling at once; the longest a pod waited for its binding was "
-                + longestPending.toSeconds() + " s (" + longestPod + "); control-plane processes that exited and"
+                + longest.waited().toSeconds() + " s (" + longest.pod() + "); control-plane processes that exited and"
                 + " were started again: " + revived);
     }
 
@@ -242,15 +206,6 @@ class ControlPlaneUpgradeTest {
 
     static String schedulerImage(String version) {
         return "registry.k8s.io/kube-scheduler:v" + version;
-    }
-
-    /** When the pod's PodScheduled condition turned True (one-second resolution, as the API stores it). */
-    private static Instant scheduledAt(Pod pod) {
-        return pod.getStatus().getConditions().stream()
-                .filter(c -> "PodScheduled".equals(c.getType()) && "True".equals(c.getStatus()))
-                .map(c -> ZonedDateTime.parse(c.getLastTransitionTime()).toInstant())
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("pod " + pod.getMetadata().getName() + " has no PodScheduled"));
     }
 
     private Deployment scheduler(String profile) {

@@ -7,7 +7,6 @@ import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.RealNode;
-import dev.schedulerops.e2e.support.RestrictedPods;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.reconcile.DeploymentReadiness;
@@ -21,10 +20,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -124,16 +121,6 @@ class RealImageUpgradeTest {
         Lease leaseBefore = lease();
         String oldOperator = operatorPods().get(0);
         Instant[] oldOperatorStopping = new Instant[1];
-        List<Pod> stream = new CopyOnWriteArrayList<>();
-        AtomicBoolean streaming = new AtomicBoolean(true);
-        Thread creator = new Thread(() -> {
-            for (int i = 0; streaming.get(); i++) {
-                String profile = PROFILES.get(i % PROFILES.size());
-                stream.add(client.resource(RestrictedPods.forScheduler(namespace, "pod-" + i, profile))
-                        .create());
-                Await.sleep(1_000);
-            }
-        });
         AtomicInteger mostRollingAtOnce = new AtomicInteger();
         AtomicBoolean monitoring = new AtomicBoolean(true);
         Thread monitor = new Thread(() -> {
@@ -156,7 +143,7 @@ class RealImageUpgradeTest {
                 Await.sleep(250);
             }
         });
-        creator.start();
+        PodStream stream = PodStream.start(client, namespace, PROFILES);
         monitor.start();
         Instant applied;
         Duration rolled;
@@ -176,35 +163,16 @@ class RealImageUpgradeTest {
             rolled = Duration.between(applied, Instant.now());
             Await.sleep(5_000);
         } finally {
-            streaming.set(false);
+            stream.stop();
             monitoring.set(false);
-            creator.join(30_000);
             monitor.join(30_000);
         }
+        List<Pod> pods = stream.stop();
         awaitOperator(currentOperator);
 
-        Duration longestPending = Duration.ZERO;
-        String longestPod = "";
-        for (Pod created : stream) {
-            Pod pod = client.pods()
-                    .inNamespace(namespace)
-                    .withName(created.getMetadata().getName())
-                    .waitUntilCondition(
-                            p -> p != null && p.getSpec().getNodeName() != null, ROLLOUT.toSeconds(), TimeUnit.SECONDS);
-            assertThat(pod.getSpec().getNodeName())
-                    .as("pod " + pod.getMetadata().getName() + " went through its profile's extender")
-                    .isEqualTo(kwokNode);
-            Duration pending = Duration.between(
-                    ZonedDateTime.parse(pod.getMetadata().getCreationTimestamp())
-                            .toInstant(),
-                    scheduledAt(pod));
-            if (pending.compareTo(longestPending) > 0) {
-                longestPending = pending;
-                longestPod = pod.getMetadata().getName();
-            }
-        }
-        assertThat(longestPending)
-                .as("the longest a pod waited for its binding during the upgrade (" + longestPod + ")")
+        PodStream.Longest longest = stream.awaitEveryPodBoundTo(kwokNode, ROLLOUT);
+        assertThat(longest.waited())
+                .as("the longest a pod waited for its binding during the upgrade (" + longest.pod() + ")")
                 .isLessThanOrEqualTo(MAX_PENDING);
         assertThat(mostRollingAtOnce.get())
                 .as("profiles whose extender was rolling at the same time")
@@ -228,23 +196,14 @@ class RealImageUpgradeTest {
                 .as("from the old operator's stop to the new one's lease: the old one released it (or the new one"
                         + " would wait out the lease duration)")
                 .isLessThan(MAX_LEADERLESS);
-        say("Applied the current release over the previous one with " + stream.size() + " pods created meanwhile:"
+        say("Applied the current release over the previous one with " + pods.size() + " pods created meanwhile:"
                 + " every profile ran the current extender and was Ready " + rolled.toSeconds() + " s after the apply,"
                 + " at most " + mostRollingAtOnce.get()
                 + " rolling at once; the longest a pod waited for its binding was "
-                + longestPending.toSeconds() + " s (" + longestPod + "); the lease went from "
+                + longest.waited().toSeconds() + " s (" + longest.pod() + "); the lease went from "
                 + leaseBefore.getSpec().getHolderIdentity() + " to "
                 + leaseAfter.getSpec().getHolderIdentity()
                 + ", acquired " + leaderless.toMillis() + " ms after the old pod was seen stopping");
-    }
-
-    /** When the pod's PodScheduled condition turned True (one-second resolution, as the API stores it). */
-    private static Instant scheduledAt(Pod pod) {
-        return pod.getStatus().getConditions().stream()
-                .filter(c -> "PodScheduled".equals(c.getType()) && "True".equals(c.getStatus()))
-                .map(c -> ZonedDateTime.parse(c.getLastTransitionTime()).toInstant())
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("pod " + pod.getMetadata().getName() + " has no PodScheduled"));
     }
 
     /**
