@@ -32,6 +32,9 @@ import org.slf4j.LoggerFactory;
  * or reachable through {@link #current()}.
  */
 public final class Cluster implements AutoCloseable {
+    /** Where the product installed from deploy/ runs (its operator, and every profile's extender and scheduler). */
+    static final String PRODUCT_NAMESPACE = "schedulerops-system";
+
     private static final Logger LOG = LoggerFactory.getLogger(Cluster.class);
     public static final String E2E_LABEL = "schedulerops.dev/e2e";
     private static volatile Cluster current;
@@ -200,11 +203,58 @@ public final class Cluster implements AutoCloseable {
             for (String namespace : namespaces) {
                 Files.writeString(dir.resolve("namespace-" + namespace + ".txt"), describeNamespace(namespace));
             }
+            captureProductLogs(Files.createDirectories(dir.resolve("product")));
             LOG.warn("test {} failed: logs in {}", testName, dir);
         } catch (IOException | RuntimeException e) {
             LOG.warn("could not capture all logs of {} into {}", testName, dir, e);
         }
         return dir;
+    }
+
+    /**
+     * The logs of the product's containers that run for real (the operator, extenders and schedulers on the real node;
+     * pods on KWOK nodes have none), the current and, after a restart, the previous one: a crash-looping operator says
+     * why only there. Each is read on its own, so one the API server cannot give does not lose the others.
+     */
+    private void captureProductLogs(Path dir) {
+        List<Pod> pods;
+        try {
+            pods = client().pods().inNamespace(PRODUCT_NAMESPACE).list().getItems();
+        } catch (RuntimeException e) {
+            LOG.warn("could not list the pods of {} for their logs: {}", PRODUCT_NAMESPACE, e.toString());
+            return;
+        }
+        for (Pod pod : pods) {
+            if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+                continue;
+            }
+            for (var container : pod.getStatus().getContainerStatuses()) {
+                if (container.getContainerID() == null
+                        || !container.getContainerID().startsWith("containerd://")) {
+                    continue;
+                }
+                String base = pod.getMetadata().getName() + "_" + container.getName();
+                var logs = client().pods()
+                        .inNamespace(PRODUCT_NAMESPACE)
+                        .withName(pod.getMetadata().getName())
+                        .inContainer(container.getName());
+                writeLog(dir.resolve(base + ".log"), () -> logs.tailingLines(2000)
+                        .getLog());
+                if (container.getRestartCount() != null && container.getRestartCount() > 0) {
+                    writeLog(
+                            dir.resolve(base + ".previous.log"),
+                            () -> logs.terminated().tailingLines(2000).getLog());
+                }
+            }
+        }
+    }
+
+    private static void writeLog(Path file, java.util.function.Supplier<String> log) {
+        try {
+            Files.writeString(file, log.get());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not read {}: {}", file.getFileName(), e.toString());
+        }
     }
 
     @Override
