@@ -30,9 +30,16 @@ public final class ClusterExtension
 
     @Override
     public void afterEach(ExtensionContext context) {
-        if (context.getExecutionException().isPresent()) {
+        if (failed(context)) {
             cluster(context).captureFailureLogs(testName(context));
         }
+    }
+
+    /** Failed, not skipped: a failed assumption is no failure and leaves no failure logs. */
+    private static boolean failed(ExtensionContext context) {
+        return context.getExecutionException()
+                .filter(e -> !(e instanceof org.opentest4j.TestAbortedException))
+                .isPresent();
     }
 
     @Override
@@ -41,7 +48,7 @@ public final class ClusterExtension
         if (cluster == null) {
             return; // owned by an enclosing class
         }
-        if (context.getExecutionException().isPresent()) {
+        if (failed(context)) {
             cluster.captureFailureLogs("class");
         }
         cluster.close();
