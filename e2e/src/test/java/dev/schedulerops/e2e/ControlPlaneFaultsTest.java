@@ -32,7 +32,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -103,16 +102,17 @@ class ControlPlaneFaultsTest {
 
     @AfterAll
     void removeTheProduct() {
-        if (client == null) {
-            return;
+        if (client != null) {
+            List<String> profiles = new ArrayList<>(rolling);
+            profiles.add(STEADY);
+            OperatorTests.removeTheProductFromTheRealNode(
+                    cluster,
+                    namespace,
+                    LABEL,
+                    java.util.Arrays.asList(nodeA, nodeB),
+                    ROLLOUT,
+                    profiles.toArray(String[]::new));
         }
-        if (namespace != null) {
-            client.namespaces().withName(namespace).delete();
-        }
-        List<String> profiles = new ArrayList<>(rolling);
-        profiles.add(STEADY);
-        OperatorTests.uninstallTheDeployedProduct(cluster, client, ROLLOUT, profiles.toArray(String[]::new));
-        Stream.of(nodeA, nodeB).filter(n -> n != null).forEach(n -> MergePatch.nodeLabel(client, n, LABEL, null));
     }
 
     @Test

@@ -7,7 +7,6 @@ import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.ControlPlaneFaults;
-import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.reconcile.DeploymentReadiness;
@@ -128,15 +127,14 @@ class ControlPlaneUpgradeTest {
 
     @AfterAll
     void removeTheProduct() {
-        if (client == null) {
-            return;
-        }
-        if (namespace != null) {
-            client.namespaces().withName(namespace).delete();
-        }
-        OperatorTests.uninstallTheDeployedProduct(cluster, client, ROLLOUT, PROFILES.toArray(String[]::new));
-        if (kwokNode != null) {
-            MergePatch.nodeLabel(client, kwokNode, LABEL, null);
+        if (client != null) {
+            OperatorTests.removeTheProductFromTheRealNode(
+                    cluster,
+                    namespace,
+                    LABEL,
+                    java.util.Arrays.asList(kwokNode),
+                    ROLLOUT,
+                    PROFILES.toArray(String[]::new));
         }
     }
 

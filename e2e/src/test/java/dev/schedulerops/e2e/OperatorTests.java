@@ -201,6 +201,27 @@ final class OperatorTests {
     }
 
     /**
+     * Undoes {@link #installTheProductOnTheRealNode} and what a real-node class adds to it: its pods' namespace (when it
+     * got that far), its profiles and the product, and {@code label} on the nodes that carry it for the class.
+     */
+    static void removeTheProductFromTheRealNode(
+            Cluster cluster,
+            String namespace,
+            String label,
+            List<String> labelledNodes,
+            Duration timeout,
+            String... profiles) {
+        KubernetesClient client = cluster.client();
+        if (namespace != null) {
+            client.namespaces().withName(namespace).delete();
+        }
+        uninstallTheDeployedProduct(cluster, client, timeout, profiles);
+        labelledNodes.stream()
+                .filter(java.util.Objects::nonNull)
+                .forEach(node -> MergePatch.nodeLabel(client, node, label, null));
+    }
+
+    /**
      * Deletes the profiles (the operator, still running, tears their objects down), then the product installed from
      * deploy/: the next class runs operators of its own, and no operator or admission policy may be left behind.
      */

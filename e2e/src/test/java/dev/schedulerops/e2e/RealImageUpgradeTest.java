@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
-import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Names;
@@ -104,15 +103,14 @@ class RealImageUpgradeTest {
 
     @AfterAll
     void removeTheProduct() {
-        if (client == null) {
-            return;
-        }
-        if (namespace != null) {
-            client.namespaces().withName(namespace).delete();
-        }
-        OperatorTests.uninstallTheDeployedProduct(cluster, client, ROLLOUT, PROFILES.toArray(String[]::new));
-        if (kwokNode != null) {
-            MergePatch.nodeLabel(client, kwokNode, LABEL, null);
+        if (client != null) {
+            OperatorTests.removeTheProductFromTheRealNode(
+                    cluster,
+                    namespace,
+                    LABEL,
+                    java.util.Arrays.asList(kwokNode),
+                    ROLLOUT,
+                    PROFILES.toArray(String[]::new));
         }
     }
 

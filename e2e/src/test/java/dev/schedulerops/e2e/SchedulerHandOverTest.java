@@ -6,7 +6,6 @@ import dev.schedulerops.e2e.support.ApiServerMetrics;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
-import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.e2e.support.RestrictedPods;
 import dev.schedulerops.operator.api.Defaults;
@@ -107,15 +106,9 @@ class SchedulerHandOverTest {
 
     @AfterAll
     void removeTheProduct() {
-        if (client == null) {
-            return;
-        }
-        if (namespace != null) {
-            client.namespaces().withName(namespace).delete();
-        }
-        OperatorTests.uninstallTheDeployedProduct(cluster, client, ROLLOUT, PROFILE);
-        if (kwokNode != null) {
-            MergePatch.nodeLabel(client, kwokNode, LABEL, null);
+        if (client != null) {
+            OperatorTests.removeTheProductFromTheRealNode(
+                    cluster, namespace, LABEL, java.util.Arrays.asList(kwokNode), ROLLOUT, PROFILE);
         }
     }
 

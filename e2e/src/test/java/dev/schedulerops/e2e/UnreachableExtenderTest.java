@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
-import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.e2e.support.RestrictedPods;
 import dev.schedulerops.operator.model.Labels;
@@ -81,15 +80,9 @@ class UnreachableExtenderTest {
 
     @AfterAll
     void removeTheProduct() {
-        if (client == null) {
-            return;
-        }
-        if (namespace != null) {
-            client.namespaces().withName(namespace).delete();
-        }
-        OperatorTests.uninstallTheDeployedProduct(cluster, client, ROLLOUT, STRICT, LENIENT, BYSTANDER);
-        if (kwokNode != null) {
-            MergePatch.nodeLabel(client, kwokNode, LABEL, null);
+        if (client != null) {
+            OperatorTests.removeTheProductFromTheRealNode(
+                    cluster, namespace, LABEL, java.util.Arrays.asList(kwokNode), ROLLOUT, STRICT, LENIENT, BYSTANDER);
         }
     }
 
