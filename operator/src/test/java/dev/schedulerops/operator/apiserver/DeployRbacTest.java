@@ -3,12 +3,9 @@ package dev.schedulerops.operator.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.runtime.OperatorConfig;
-import dev.schedulerops.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
@@ -18,12 +15,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.slf4j.LoggerFactory;
 
 /**
  * The operator under the RBAC of deploy/rbac (the very files, applied by an admin) and the admission policy of
@@ -40,60 +35,24 @@ class DeployRbacTest {
 
     private ShippedRbac rbac;
     private KubernetesClient admin;
-    private KubernetesClient asOperator;
-    private FakeDeploymentController deployments;
-    private FakeGarbageCollector garbageCollector;
-    private OperatorRuntime operator;
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
 
     @BeforeAll
     void startTheOperatorAsItsServiceAccount() throws IOException {
         rbac = ShippedRbac.start("apiserver-rbac", List.of("team-a"), ShippedRbac.BASE);
         admin = rbac.admin();
-        asOperator = rbac.asOperator();
-        deployments = new FakeDeploymentController(admin);
-        garbageCollector = new FakeGarbageCollector(admin);
-        ch.qos.logback.classic.Logger root =
-                (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        log.start();
-        root.addAppender(log);
-        operator = OperatorRuntime.start(
-                OperatorConfig.fromEnvironment(
-                        Map.of(
-                                OperatorConfig.ENV_WORKLOAD_NAMESPACE, OPERATOR_NAMESPACE,
-                                OperatorConfig.ENV_LEADER_ELECTION, "true",
-                                OperatorConfig.ENV_EXTENDER_IMAGE, "example.com/extender:test",
-                                OperatorConfig.ENV_HTTP_PORT, "0",
-                                OperatorConfig.ENV_HTTP_BIND_ADDRESS, "127.0.0.1"),
-                        Optional::empty),
-                asOperator);
+        rbac.startOperator(Map.of(OperatorConfig.ENV_EXTENDER_IMAGE, "example.com/extender:test"));
     }
 
     @AfterAll
     void stop() {
-        ch.qos.logback.classic.Logger root =
-                (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        root.detachAppender(log);
-        try {
-            if (operator != null) {
-                operator.close();
-            }
-        } finally {
-            if (deployments != null) {
-                deployments.close();
-            }
-            if (garbageCollector != null) {
-                garbageCollector.close();
-            }
-            if (rbac != null) {
-                rbac.close();
-            }
+        if (rbac != null) {
+            rbac.close();
         }
     }
 
     @Test
     void aProfileRollsOutAndGoesUnderTheShippedRbacAlone() {
-        Tier tier = new Tier(admin, deployments, garbageCollector, OPERATOR_NAMESPACE, "rbac");
+        Tier tier = rbac.tier("rbac");
         tier.rollOut("p", "labelKey: example.com/rank\nverbs: [Filter, Prioritize, Bind]");
 
         Names names = tier.names("p");
@@ -140,9 +99,7 @@ class DeployRbacTest {
                         && objectsOf(tier.name("p")).isEmpty(),
                 () -> objectsOf(tier.name("p")));
 
-        assertThat(ShippedRbac.forbidden(log.list))
-                .as("log lines that mention forbidden")
-                .isEmpty();
+        assertThat(rbac.forbiddenInLog()).as("log lines that mention forbidden").isEmpty();
     }
 
     /**
@@ -212,7 +169,7 @@ class DeployRbacTest {
                 .create();
 
         // An object the operator labelled may be edited by others as long as the labels stay.
-        Tier tier = new Tier(admin, deployments, garbageCollector, OPERATOR_NAMESPACE, "labels");
+        Tier tier = rbac.tier("labels");
         tier.rollOut("p", "labelKey: example.com/rank");
         String config = tier.names("p").schedulerConfig();
         admin.configMaps().inNamespace(OPERATOR_NAMESPACE).withName(config).edit(cm -> {

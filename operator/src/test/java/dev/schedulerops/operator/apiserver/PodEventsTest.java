@@ -2,8 +2,6 @@ package dev.schedulerops.operator.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.schedulerops.operator.api.SchedulerSpec;
 import dev.schedulerops.operator.cli.ExplainCommand;
 import dev.schedulerops.operator.reconcile.ProfileStatuses;
@@ -22,13 +20,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.slf4j.LoggerFactory;
 
 /**
  * Pods no scheduler will take are told why, on a real API server, by the operator running as its ServiceAccount under
@@ -43,11 +39,8 @@ class PodEventsTest {
 
     private ShippedRbac rbac;
     private KubernetesClient admin;
-    private FakeDeploymentController deployments;
-    private FakeGarbageCollector garbageCollector;
     private OperatorRuntime operator;
     private Tier tier;
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
 
     @BeforeAll
     void startTheOperatorWithPodEvents() throws IOException {
@@ -65,42 +58,15 @@ class PodEventsTest {
                         .endMetadata()
                         .build())
                 .create();
-        deployments = new FakeDeploymentController(admin);
-        garbageCollector = new FakeGarbageCollector(admin);
-        tier = new Tier(admin, deployments, garbageCollector, ShippedRbac.OPERATOR_NAMESPACE, "pe");
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).addAppender(log);
-        log.start();
-        operator = OperatorRuntime.start(
-                OperatorConfig.fromEnvironment(
-                        Map.of(
-                                OperatorConfig.ENV_WORKLOAD_NAMESPACE, ShippedRbac.OPERATOR_NAMESPACE,
-                                OperatorConfig.ENV_LEADER_ELECTION, "true",
-                                OperatorConfig.ENV_HTTP_PORT, "0",
-                                OperatorConfig.ENV_HTTP_BIND_ADDRESS, "127.0.0.1",
-                                OperatorConfig.ENV_POD_EVENTS, "true",
-                                OperatorConfig.ENV_POD_EVENTS_GRACE_SECONDS, GRACE_SECONDS),
-                        Optional::empty),
-                rbac.asOperator());
+        operator = rbac.startOperator(Map.of(
+                OperatorConfig.ENV_POD_EVENTS, "true", OperatorConfig.ENV_POD_EVENTS_GRACE_SECONDS, GRACE_SECONDS));
+        tier = rbac.tier("pe");
     }
 
     @AfterAll
     void stop() {
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
-                .detachAppender(log);
-        try {
-            if (operator != null) {
-                operator.close();
-            }
-        } finally {
-            if (deployments != null) {
-                deployments.close();
-            }
-            if (garbageCollector != null) {
-                garbageCollector.close();
-            }
-            if (rbac != null) {
-                rbac.close();
-            }
+        if (rbac != null) {
+            rbac.close();
         }
     }
 
@@ -216,7 +182,7 @@ class PodEventsTest {
         Eventually.until("waiting is Ready and no longer counted", () -> scrape().contains(
                         "schedulerops_unscheduled_pods{cause=\"profile_not_ready\"} 0.0"));
 
-        assertThat(ShippedRbac.forbidden(log.list))
+        assertThat(rbac.forbiddenInLog())
                 .as("log lines with an RBAC refusal: deploy/pod-events grants what the watch needs")
                 .isEmpty();
     }

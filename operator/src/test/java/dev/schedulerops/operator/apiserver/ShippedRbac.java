@@ -42,6 +42,11 @@ final class ShippedRbac implements AutoCloseable {
     private final BareApiServer apiServer;
     private final KubernetesClient admin;
     private final KubernetesClient asOperator;
+    private final ch.qos.logback.core.read.ListAppender<ILoggingEvent> log =
+            new ch.qos.logback.core.read.ListAppender<>();
+    private FakeDeploymentController deployments;
+    private FakeGarbageCollector garbageCollector;
+    private dev.schedulerops.operator.runtime.OperatorRuntime operator;
 
     private ShippedRbac(BareApiServer apiServer, KubernetesClient admin, KubernetesClient asOperator) {
         this.apiServer = apiServer;
@@ -105,6 +110,43 @@ final class ShippedRbac implements AutoCloseable {
         return admin;
     }
 
+    /**
+     * Starts the operator as its ServiceAccount, with leader election on, loopback HTTP, the workload namespace
+     * {@link #OPERATOR_NAMESPACE} and {@code settings} on top, beside the fake Deployment controller and garbage
+     * collector; its log (and the rest of this JVM's) is kept for {@link #forbiddenInLog()}.
+     */
+    dev.schedulerops.operator.runtime.OperatorRuntime startOperator(java.util.Map<String, String> settings)
+            throws IOException {
+        deployments = new FakeDeploymentController(admin);
+        garbageCollector = new FakeGarbageCollector(admin);
+        log.start();
+        rootLogger().addAppender(log);
+        java.util.Map<String, String> env = new java.util.HashMap<>(java.util.Map.of(
+                dev.schedulerops.operator.runtime.OperatorConfig.ENV_WORKLOAD_NAMESPACE, OPERATOR_NAMESPACE,
+                dev.schedulerops.operator.runtime.OperatorConfig.ENV_LEADER_ELECTION, "true",
+                dev.schedulerops.operator.runtime.OperatorConfig.ENV_HTTP_PORT, "0",
+                dev.schedulerops.operator.runtime.OperatorConfig.ENV_HTTP_BIND_ADDRESS, "127.0.0.1"));
+        env.putAll(settings);
+        operator = dev.schedulerops.operator.runtime.OperatorRuntime.start(
+                dev.schedulerops.operator.runtime.OperatorConfig.fromEnvironment(env, java.util.Optional::empty),
+                asOperator);
+        return operator;
+    }
+
+    /** A test's view of this API server, its profiles named {@code <name>-<id>}. */
+    Tier tier(String id) {
+        return new Tier(admin, deployments, garbageCollector, OPERATOR_NAMESPACE, id);
+    }
+
+    /** Log lines since {@link #startOperator} that report an RBAC refusal of the operator's identity. */
+    List<String> forbiddenInLog() {
+        return forbidden(log.list);
+    }
+
+    private static ch.qos.logback.classic.Logger rootLogger() {
+        return (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    }
+
     KubernetesClient asOperator() {
         return asOperator;
     }
@@ -138,7 +180,7 @@ final class ShippedRbac implements AutoCloseable {
      * \"system:serviceaccount:...\" cannot ..."). Other apiserver-tier classes' operator may log other "forbidden"
      * errors (a quota) in the same JVM; it runs as an admin, so it never logs this identity.
      */
-    static List<String> forbidden(List<ILoggingEvent> log) {
+    private static List<String> forbidden(List<ILoggingEvent> log) {
         return log.stream()
                 .filter(e -> mentionsForbidden(e.getFormattedMessage()) || mentionsForbidden(e.getThrowableProxy()))
                 .map(e -> e.getLoggerName() + ": " + e.getFormattedMessage())
@@ -175,11 +217,24 @@ final class ShippedRbac implements AutoCloseable {
 
     @Override
     public void close() {
+        rootLogger().detachAppender(log);
         try {
-            asOperator.close();
-            admin.close();
+            if (operator != null) {
+                operator.close();
+            }
         } finally {
-            apiServer.close();
+            try {
+                if (deployments != null) {
+                    deployments.close();
+                }
+                if (garbageCollector != null) {
+                    garbageCollector.close();
+                }
+                asOperator.close();
+                admin.close();
+            } finally {
+                apiServer.close();
+            }
         }
     }
 }
