@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -52,7 +51,7 @@ final class PodExplanation {
                 Optional.ofNullable(pod.getStatus()).map(s -> s.getPhase()).orElse("unknown"));
         line(out, "node", node == null || node.isEmpty() ? "none (not scheduled)" : node);
         line(out, "age", age(pod.getMetadata().getCreationTimestamp(), now));
-        scheduledCondition(pod)
+        UnscheduledPods.scheduledConditionOf(pod)
                 .ifPresent(c -> line(
                         out,
                         "PodScheduled",
@@ -182,15 +181,6 @@ final class PodExplanation {
 
     private static void line(StringBuilder out, String key, String value) {
         out.append("  ").append(key).append(": ").append(value).append('\n');
-    }
-
-    private static Optional<PodCondition> scheduledCondition(Pod pod) {
-        if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
-            return Optional.empty();
-        }
-        return pod.getStatus().getConditions().stream()
-                .filter(c -> "PodScheduled".equals(c.getType()))
-                .findFirst();
     }
 
     private static boolean unschedulable(Node node) {

@@ -29,7 +29,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -176,9 +175,8 @@ public final class UnscheduledPodWatch implements AutoCloseable {
             return;
         }
         Instant now = clock.instant();
-        Predicate<String> elsewhere = seesAllProfiles ? name -> false : memoized(allSchedulerNames)::contains;
-        UnscheduledPods.Known known =
-                new UnscheduledPods.Known(profiles.get(), Map.copyOf(deletedSnapshot()), elsewhere);
+        Predicate<String> elsewhere = seesAllProfiles ? name -> false : askedOnce(allSchedulerNames);
+        UnscheduledPods.Known known = new UnscheduledPods.Known(profiles.get(), deletedSnapshot(), elsewhere);
         Map<UnscheduledPods.Cause, Long> counts = new EnumMap<>(UnscheduledPods.Cause.class);
         for (UnscheduledPods.Cause cause : UnscheduledPods.Cause.values()) {
             counts.put(cause, 0L);
@@ -206,8 +204,9 @@ public final class UnscheduledPodWatch implements AutoCloseable {
                 continue;
             }
             counts.merge(cause, 1L, Long::sum);
-            Set<UnscheduledPods.Cause> causes = told.computeIfAbsent(
-                    uid, k -> java.util.Collections.synchronizedSet(EnumSet.noneOf(UnscheduledPods.Cause.class)));
+            // Only this watch's one thread looks, so the set itself needs no lock.
+            Set<UnscheduledPods.Cause> causes =
+                    told.computeIfAbsent(uid, k -> EnumSet.noneOf(UnscheduledPods.Cause.class));
             if (causes.contains(cause) || recorded >= MAX_EVENTS_PER_LOOK) {
                 continue;
             }
@@ -225,34 +224,24 @@ public final class UnscheduledPodWatch implements AutoCloseable {
         metrics.unscheduledPods(counts);
     }
 
-    /** Asked at most once per look, and only if needed. */
-    private static Set<String> memoized(Supplier<Set<String>> supplier) {
-        return new java.util.AbstractSet<>() {
-            private Set<String> value;
+    /** Membership in what {@code names} supplies, asked at most once (per look), and only if needed. */
+    private static Predicate<String> askedOnce(Supplier<Set<String>> names) {
+        return new Predicate<>() {
+            private Set<String> asked;
 
             @Override
-            public boolean contains(Object o) {
-                if (value == null) {
-                    value = supplier.get();
+            public boolean test(String name) {
+                if (asked == null) {
+                    asked = names.get();
                 }
-                return value.contains(o);
-            }
-
-            @Override
-            public java.util.Iterator<String> iterator() {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public int size() {
-                throw new UnsupportedOperationException();
+                return asked.contains(name);
             }
         };
     }
 
     private Map<String, String> deletedSnapshot() {
         synchronized (deleted) {
-            return deleted.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+            return Map.copyOf(deleted);
         }
     }
 

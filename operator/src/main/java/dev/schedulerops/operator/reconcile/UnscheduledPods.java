@@ -239,7 +239,7 @@ public final class UnscheduledPods {
     }
 
     /** The pod's PodScheduled condition: present once a scheduler has tried (False) or bound it (True). */
-    static Optional<PodCondition> scheduledConditionOf(Pod pod) {
+    public static Optional<PodCondition> scheduledConditionOf(Pod pod) {
         if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
             return Optional.empty();
         }
