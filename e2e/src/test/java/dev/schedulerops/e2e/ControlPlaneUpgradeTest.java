@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -103,14 +102,7 @@ class ControlPlaneUpgradeTest {
                         "SCHEDULEROPS_VERSION_CHECK_SECONDS=5",
                         "SCHEDULEROPS_MAX_CONCURRENT_ROLLOUTS=1")
                 .requireSuccess("kubectl set env on the operator");
-        client.apps()
-                .deployments()
-                .inNamespace(WORKLOAD)
-                .withName(InClusterTest.OPERATOR)
-                .waitUntilCondition(
-                        d -> d != null && DeploymentReadiness.isAvailableAtCurrentGeneration(d),
-                        ROLLOUT.toSeconds(),
-                        TimeUnit.SECONDS);
+        OperatorTests.awaitTheDeployedOperator(client, ROLLOUT);
         for (String profile : PROFILES) {
             client.resource(OperatorTests.profile(
                             "cp-upgrade", profile, "labelKey: " + LABEL + "\nextender: {replicas: 1}\n"))

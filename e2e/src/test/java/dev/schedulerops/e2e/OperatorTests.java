@@ -131,8 +131,12 @@ final class OperatorTests {
                         "-k",
                         cluster.repoRoot().resolve("deploy").toString())
                 .requireSuccess("kubectl apply --server-side -k deploy/");
-        cluster.client()
-                .apps()
+        awaitTheDeployedOperator(cluster.client(), timeout);
+    }
+
+    /** Waits until the operator's Deployment from deploy/ is Available at its current generation (a change rolled). */
+    static void awaitTheDeployedOperator(KubernetesClient client, Duration timeout) {
+        client.apps()
                 .deployments()
                 .inNamespace(InClusterTest.OPERATOR_NAMESPACE)
                 .withName(InClusterTest.OPERATOR)
