@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Cluster implements AutoCloseable {
     /** Where the product installed from deploy/ runs (its operator, and every profile's extender and scheduler). */
-    static final String PRODUCT_NAMESPACE = "schedulerops-system";
+    static final String PRODUCT_NAMESPACE = dev.schedulerops.operator.model.ClusterFacts.DEFAULT_WORKLOAD_NAMESPACE;
 
     private static final Logger LOG = LoggerFactory.getLogger(Cluster.class);
     public static final String E2E_LABEL = "schedulerops.dev/e2e";
