@@ -30,7 +30,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -138,26 +137,9 @@ class ControlPlaneFaultsTest {
         Pod extender = OperatorTests.livePods(client, WORKLOAD, Labels.selector(STEADY, Labels.COMPONENT_EXTENDER))
                 .get(0);
         String ip = extender.getStatus().getPodIP();
-        String apiServer = client.services()
-                .inNamespace("default")
-                .withName("kubernetes")
-                .get()
-                .getSpec()
-                .getClusterIP();
-        int endpointPort = client.discovery()
-                .v1()
-                .endpointSlices()
-                .inNamespace("default")
-                .withLabel("kubernetes.io/service-name", "kubernetes")
-                .list()
-                .getItems()
-                .get(0)
-                .getPorts()
-                .get(0)
-                .getPort();
         double frozen;
         Instant restored;
-        try (RealNode.Blackhole cut = RealNode.blackhole(ip, apiServer, 443, endpointPort)) {
+        try (RealNode.Blackhole cut = OperatorTests.cutFromTheApiServer(client, ip)) {
             MergePatch.nodeLabel(client, nodeA, LABEL, null);
             MergePatch.nodeLabel(client, nodeB, LABEL, "10");
             // The cache polls its informer's resource version every 10 s and stamps what it finds new with the time
@@ -379,13 +361,7 @@ class ControlPlaneFaultsTest {
     }
 
     private String awaitBound(Pod pod) {
-        return client.pods()
-                .inNamespace(namespace)
-                .withName(pod.getMetadata().getName())
-                .waitUntilCondition(
-                        p -> p != null && p.getSpec().getNodeName() != null, BIND.toSeconds(), TimeUnit.SECONDS)
-                .getSpec()
-                .getNodeName();
+        return OperatorTests.awaitBound(client, pod, BIND);
     }
 
     /** Restart counts of the product's containers (the operator's, the extenders' and the schedulers'). */

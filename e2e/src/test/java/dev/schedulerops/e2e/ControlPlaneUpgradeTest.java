@@ -29,7 +29,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The control plane is upgraded one minor with profiles running: kube-apiserver is stopped, its binary swapped for the
- * next minor's ({@code e2e/cluster swap-binary}, the same etcd, flags and certificates) and started again, while a pod
+ * next minor's ({@code e2e/cluster swap-binary}, the same etcd, flags and certificates) and started again, and
+ * kube-controller-manager and the cluster's kube-scheduler are replaced by the next minor's right after it, as an
+ * upgrade does (components after the API server), while a pod
  * of one of two profiles is created every second. The operator reads the new version (every 5 s here,
  * {@code SCHEDULEROPS_VERSION_CHECK_SECONDS}) and rolls each profile's kube-scheduler to that version's image through
  * its one rollout slot; every pod must still be bound through its profile's extender. Needs the next version's
@@ -44,6 +46,9 @@ class ControlPlaneUpgradeTest {
     static final String WORKLOAD = InClusterTest.OPERATOR_NAMESPACE;
     static final String LABEL = "cp-upgrade.example.com/rank";
     static final List<String> PROFILES = List.of("cp-upgrade-a", "cp-upgrade-b");
+    /** What the upgrade replaces, in its order: the API server first. */
+    static final List<String> CONTROL_PLANE = List.of("kube-apiserver", "kube-controller-manager", "kube-scheduler");
+
     static final Duration ROLLOUT = Duration.ofMinutes(6);
     /**
      * The longest a pod may wait for its binding across the upgrade: the API server is away for a few seconds, each
@@ -64,12 +69,12 @@ class ControlPlaneUpgradeTest {
         System.out.flush();
     }
 
-    /** The next version's kube-apiserver: where e2e/control-plane-upgrade built it, else the default cache. */
-    private Path newApiServer() {
-        String given = System.getProperty("schedulerops.upgrade.apiserver", "");
+    /** The next version's {@code binary}: where e2e/control-plane-upgrade built it, else the default cache. */
+    private Path newBinary(String binary) {
+        String given = System.getProperty("schedulerops.upgrade.bin", "");
         return given.isEmpty()
-                ? Path.of(System.getProperty("user.home"), ".cache", "schedulerops", "k8s", to, "kube-apiserver")
-                : Path.of(given);
+                ? Path.of(System.getProperty("user.home"), ".cache", "schedulerops", "k8s", to, binary)
+                : Path.of(given, binary);
     }
 
     /**
@@ -81,7 +86,12 @@ class ControlPlaneUpgradeTest {
             return "needs the next minor's kube-apiserver and kube-scheduler image: run e2e/control-plane-upgrade (it"
                     + " builds them, 15 to 25 minutes cold, and passes -Dschedulerops.upgrade.to)";
         }
-        return Files.isExecutable(newApiServer()) ? "" : "no " + newApiServer() + ": run e2e/control-plane-upgrade";
+        return CONTROL_PLANE.stream()
+                .map(this::newBinary)
+                .filter(binary -> !Files.isExecutable(binary))
+                .map(binary -> "no " + binary + ": run e2e/control-plane-upgrade")
+                .findFirst()
+                .orElse("");
     }
 
     @BeforeAll
@@ -160,7 +170,9 @@ class ControlPlaneUpgradeTest {
         Duration rolled;
         java.util.Set<String> revived;
         try (ControlPlaneFaults.Outage outage = ControlPlaneFaults.stop("kube-apiserver")) {
-            outage.swapBinary(newApiServer());
+            outage.swapBinary(newBinary("kube-apiserver"));
+            outage.swapBinaryOf("kube-controller-manager", newBinary("kube-controller-manager"));
+            outage.swapBinaryOf("kube-scheduler", newBinary("kube-scheduler"));
             Instant back = outage.start();
             down = Duration.between(outage.stopped(), back);
             assertThat(serverVersion())

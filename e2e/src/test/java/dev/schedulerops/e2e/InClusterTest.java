@@ -77,6 +77,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class InClusterTest {
     static final String LABEL = "priority.lixueduan.com";
     static final String OTHER_LABEL = "tier.example.com/rank";
+    /** The label of the preemption step's profile: its pool's nodes carry no other test label. */
+    static final String PREEMPTION_LABEL = "preemption.example.com/rank";
+
     static final String OPERATOR_NAMESPACE = "schedulerops-system";
     static final String OPERATOR = "schedulerops-operator";
     static final String KWOK_TAINT = RestrictedPods.KWOK_TAINT;
@@ -642,8 +645,48 @@ class InClusterTest {
         report.forEach(line -> say("  " + line));
     }
 
+    /**
+     * Preemption through the in-cluster kube-scheduler (this cluster's version's image) and extender: four full KWOK
+     * nodes, two with the profile's label; a high-priority pod of a profile with {@code Preempt} frees one of the
+     * labelled nodes only, although the unlabelled ones hold the least important pods, and lands there after its victims
+     * are gone. {@link PreemptionTest} shows the same, and what happens without {@code Preempt}, on KWOK with the binary.
+     */
     @Test
     @Order(10)
+    void preemptionThroughTheInClusterSchedulerFreesOnlyANodeTheFilterKeeps() {
+        String profile = "in-cluster-preempt";
+        try (PreemptionPools pools = new PreemptionPools(cluster, PREEMPTION_LABEL);
+                PodTimeline timeline = PodTimeline.start(client)) {
+            PreemptionPools.Pool pool = pools.fullPool("in-cluster");
+            client.resource(OperatorTests.profile(
+                            "in-cluster",
+                            profile,
+                            "labelKey: " + PREEMPTION_LABEL + "\nverbs: [Filter, Preempt]\nextender: {replicas: 1}\n"))
+                    .create();
+            awaitProfileReady(profile);
+            Pod high = pools.createHighPriorityPod("high-" + pools.suffix(), profile, pool);
+            String bound = pools.awaitBound(high, BIND);
+            List<String> victims = pools.victims(pool);
+            assertThat(pool.labelled()).contains(bound);
+            assertThat(victims).isNotEmpty().allSatisfy(v -> assertThat(pool.nodeOf(v))
+                    .as("victim " + v + " is on the node the pod went to")
+                    .isEqualTo(bound));
+            pools.assertVictimsGoneBeforeBinding(
+                    timeline, victims, high.getMetadata().getName());
+            assertThat(extenderCounter(profile, "verb=\"preempt\""))
+                    .as("the in-cluster kube-scheduler called the extender's preempt verb")
+                    .isPositive();
+            say("Step 16: a high-priority pod of " + profile + " (Filter, Preempt) on four full KWOK nodes, labelled "
+                    + pool.labelled() + ", unlabelled " + pool.unlabelled()
+                    + " (with the least important pods): victims "
+                    + victims + ", all on " + bound + ", deleted before the pod was bound there.");
+        } finally {
+            deleteProfile(profile);
+        }
+    }
+
+    @Test
+    @Order(11)
     void helmInstallsTheSameOperator() {
         Path helm = helm();
         // As deploy/README.md says: profiles first, while the operator still runs to remove its finalizer.
@@ -677,7 +720,7 @@ class InClusterTest {
         pods.forEach(this::assertRunningOnTheRealNode);
         setLabel(kwokNodes.get(0), LABEL, "30");
         assertThat(awaitBound(createPod("label-priority"))).isEqualTo(kwokNodes.get(0));
-        say("Step 16: helm install of deploy/helm/schedulerops -> operator pod "
+        say("Step 17: helm install of deploy/helm/schedulerops -> operator pod "
                 + operator.getMetadata().getName() + " runs on " + node
                 + "; the sample profile's pods run there too and schedule a pod.");
         deleteProfile("label-priority");

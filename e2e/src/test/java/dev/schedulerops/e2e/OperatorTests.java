@@ -8,6 +8,7 @@ import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.reconcile.DeploymentReadiness;
 import dev.schedulerops.operator.reconcile.ProfileEvents;
 import dev.schedulerops.operator.runtime.OperatorConfig;
@@ -16,6 +17,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -172,6 +174,60 @@ final class OperatorTests {
         String node = addTheOnlyLabelledNode(cluster, pool, label, "10");
         installTheDeployedProduct(cluster, timeout);
         return node;
+    }
+
+    /** Waits up to {@code timeout} for {@code pod} to be bound; returns its node. */
+    static String awaitBound(KubernetesClient client, Pod pod, Duration timeout) {
+        return client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName())
+                .waitUntilCondition(
+                        p -> p != null && p.getSpec().getNodeName() != null, timeout.toSeconds(), TimeUnit.SECONDS)
+                .getSpec()
+                .getNodeName();
+    }
+
+    /**
+     * Drops, on the real node, every packet to the profile's extender Service (its pods stay Ready): the profile's
+     * kube-scheduler can no longer reach its extender, and finds out only at its {@code httpTimeout}.
+     */
+    static RealNode.Blackhole blackholeTheExtenderService(KubernetesClient client, String profile) {
+        Service service = client.services()
+                .inNamespace(InClusterTest.OPERATOR_NAMESPACE)
+                .withName(profile + Names.EXTENDER_SUFFIX)
+                .get();
+        int port = service.getSpec().getPorts().stream()
+                .filter(p -> "http".equals(p.getName()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(
+                        "no port named http in " + service.getSpec().getPorts()))
+                .getPort();
+        return RealNode.blackhole(service.getSpec().getClusterIP(), port);
+    }
+
+    /**
+     * Cuts one pod off the API server on the real node, both ways (its packets to the {@code kubernetes} Service and
+     * the replies to it), while the API server stays fine for everyone else.
+     */
+    static RealNode.Blackhole cutFromTheApiServer(KubernetesClient client, String podIp) {
+        String apiServer = client.services()
+                .inNamespace("default")
+                .withName("kubernetes")
+                .get()
+                .getSpec()
+                .getClusterIP();
+        int endpointPort = client.discovery()
+                .v1()
+                .endpointSlices()
+                .inNamespace("default")
+                .withLabel("kubernetes.io/service-name", "kubernetes")
+                .list()
+                .getItems()
+                .get(0)
+                .getPorts()
+                .get(0)
+                .getPort();
+        return RealNode.blackhole(podIp, apiServer, 443, endpointPort);
     }
 
     /** The image of a Deployment's first container, or "" for no Deployment. */

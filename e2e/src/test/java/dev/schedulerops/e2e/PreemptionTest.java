@@ -8,19 +8,11 @@ import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.PodTimeline;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
-import io.fabric8.kubernetes.client.Watcher;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,35 +34,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PreemptionTest {
     static final String LABEL = "priority.lixueduan.com";
-    static final String POOL = "e2e.schedulerops.dev/preemption-pool";
 
-    private Cluster cluster;
     private KubernetesClient client;
     private ProfileHarness harness;
-    private String pods;
-    private final String suffix = OperatorTests.suffix();
-    private final Map<String, Integer> priorities = new LinkedHashMap<>();
+    private PreemptionPools pools;
+    private String suffix;
 
     @BeforeAll
     void start(Cluster cluster) {
-        this.cluster = cluster;
         this.client = cluster.client();
         // The profiles' own pods (the extender Deployment, which the operator waits for, spread over two nodes) need
         // nodes with room.
         cluster.addNodes(2, Map.of("e2e.schedulerops.dev/role", "system"));
         harness = new ProfileHarness(cluster, "preemption");
-        pods = cluster.createNamespace("preemption-pods").getMetadata().getName();
-        priorities.put("low-" + suffix, 10);
-        priorities.put("mid-" + suffix, 100);
-        priorities.put("high-" + suffix, 1000);
-        priorities.forEach((name, value) -> client.resource(new PriorityClassBuilder()
-                        .withNewMetadata()
-                        .withName(name)
-                        .endMetadata()
-                        .withValue(value)
-                        .withPreemptionPolicy("PreemptLowerPriority")
-                        .build())
-                .create());
+        pools = new PreemptionPools(cluster, LABEL);
+        suffix = pools.suffix();
     }
 
     @AfterAll
@@ -78,48 +56,20 @@ class PreemptionTest {
         if (harness != null) {
             harness.close();
         }
-        priorities.keySet().forEach(name -> client.scheduling()
-                .v1()
-                .priorityClasses()
-                .withName(name)
-                .delete());
-    }
-
-    /** Four full nodes, the first two labelled: pods of priority "mid" on those, "low" on the others. */
-    record Pool(String name, List<String> labelled, List<String> unlabelled, List<String> fillPods) {
-        String nodeOf(String fillPod) {
-            return fillPod.substring("fill-".length(), fillPod.lastIndexOf('-'));
+        if (pools != null) {
+            pools.close();
         }
-    }
-
-    private Pool fullPool(String name) {
-        List<String> nodes = cluster.addNodes(4, Map.of(POOL, name + "-" + suffix));
-        Pool pool = new Pool(name + "-" + suffix, nodes.subList(0, 2), nodes.subList(2, 4), new ArrayList<>());
-        MergePatch.nodeLabel(client, pool.labelled().get(0), LABEL, "10");
-        MergePatch.nodeLabel(client, pool.labelled().get(1), LABEL, "20");
-        for (String node : nodes) {
-            String priority = pool.labelled().contains(node) ? "mid-" + suffix : "low-" + suffix;
-            // 4 CPUs a node (e2e/cluster nodes), 4 pods of 1 CPU each: nothing else fits.
-            for (int i = 0; i < 4; i++) {
-                Pod fill = pod("fill-" + node + "-" + i, null, priority, pool.name());
-                fill.getSpec().setNodeName(node);
-                client.resource(fill).create();
-                pool.fillPods().add(fill.getMetadata().getName());
-            }
-        }
-        return pool;
     }
 
     @Test
     void withPreemptTheVictimsAreOnlyOnNodesTheFilterKeeps() throws Exception {
-        Pool pool = fullPool("preempt-on");
+        PreemptionPools.Pool pool = pools.fullPool("preempt-on");
         try (PodTimeline timeline = PodTimeline.start(client);
                 ProfileHarness.Running profile =
                         harness.run("preempt-on-" + suffix, "labelKey: " + LABEL + "\nverbs: [Filter, Preempt]\n")) {
-            Pod high = client.resource(pod("high-" + suffix, profile.profile(), "high-" + suffix, pool.name()))
-                    .create();
+            Pod high = pools.createHighPriorityPod("high-" + suffix, profile.profile(), pool);
             String node = awaitBound(high);
-            List<String> victims = victims(pool);
+            List<String> victims = pools.victims(pool);
             System.out.printf(
                     "[preemption] Preempt on: labelled %s, unlabelled %s; victims %s; the pod went to %s%n",
                     pool.labelled(), pool.unlabelled(), victims, node);
@@ -133,7 +83,7 @@ class PreemptionTest {
             assertThat(profile.extenderMetric("schedulerops_extender_requests_total", "verb=\"preempt\""))
                     .as("kube-scheduler called the extender's preempt verb")
                     .isPositive();
-            assertVictimsGoneBeforeBinding(timeline, victims, name(high));
+            pools.assertVictimsGoneBeforeBinding(timeline, victims, name(high));
         }
     }
 
@@ -146,16 +96,15 @@ class PreemptionTest {
      */
     @Test
     void withoutPreemptTheSchedulersOwnPreemptionFreesUnlabelledNodesButThePodLandsOnALabelledOne() throws Exception {
-        Pool pool = fullPool("preempt-off");
+        PreemptionPools.Pool pool = pools.fullPool("preempt-off");
         try (PodTimeline timeline = PodTimeline.start(client);
                 ProfileHarness.Running profile =
                         harness.run("preempt-off-" + suffix, "labelKey: " + LABEL + "\nverbs: [Filter]\n")) {
-            Pod high = client.resource(pod("high-off-" + suffix, profile.profile(), "high-" + suffix, pool.name()))
-                    .create();
+            Pod high = pools.createHighPriorityPod("high-off-" + suffix, profile.profile(), pool);
             // The first victim is on an unlabelled node: nothing told kube-scheduler that node was of no use.
-            Await.until(Duration.ofSeconds(60), "a first victim", () -> !deleted(timeline, pool)
+            Await.until(Duration.ofSeconds(60), "a first victim", () -> !PreemptionPools.deleted(timeline, pool)
                     .isEmpty());
-            String firstVictim = deleted(timeline, pool).get(0);
+            String firstVictim = PreemptionPools.deleted(timeline, pool).get(0);
             assertThat(pool.unlabelled()).contains(pool.nodeOf(firstVictim));
             // It goes on until it has freed a labelled node (each unlabelled one, once it has room, is refused by the
             // filter as unresolvable, and so is not freed twice).
@@ -167,13 +116,14 @@ class PreemptionTest {
                     Await.until(
                             Duration.ofSeconds(30),
                             "a victim on a labelled node",
-                            () -> deleted(timeline, pool).stream()
+                            () -> PreemptionPools.deleted(timeline, pool).stream()
                                     .anyMatch(v -> pool.labelled().contains(pool.nodeOf(v))));
                     labelledVictim = true;
                 } catch (AssertionError stalled) {
                     System.out.println("[preemption] Preempt off: no victim on a labelled node within 30 s; updating"
                             + " the pod to requeue it (round " + round + ")");
-                    MergePatch.podAnnotation(client, pods, name(high), "e2e/requeue", "victim-round-" + round);
+                    MergePatch.podAnnotation(
+                            client, pools.namespace(), name(high), "e2e/requeue", "victim-round-" + round);
                 }
             }
             assertThat(labelledVictim)
@@ -187,10 +137,10 @@ class PreemptionTest {
             } catch (KubernetesClientTimeoutException e) {
                 System.out.println("[preemption] Preempt off: the pod was not retried within 20 s of its last victim;"
                         + " updating it to requeue it");
-                MergePatch.podAnnotation(client, pods, name(high), "e2e/requeue", "after-preemption");
+                MergePatch.podAnnotation(client, pools.namespace(), name(high), "e2e/requeue", "after-preemption");
                 node = awaitBound(high, Duration.ofSeconds(60));
             }
-            List<String> victims = deleted(timeline, pool);
+            List<String> victims = PreemptionPools.deleted(timeline, pool);
             System.out.printf(
                     "[preemption] Preempt off: labelled %s, unlabelled %s; victims in order %s; the pod went to %s%n",
                     pool.labelled(), pool.unlabelled(), victims, node);
@@ -204,87 +154,12 @@ class PreemptionTest {
         }
     }
 
-    private void assertVictimsGoneBeforeBinding(PodTimeline timeline, List<String> victims, String preemptor) {
-        int bound = timeline.first(c -> c.name().equals(preemptor) && c.bound());
-        assertThat(bound).as("the watch saw " + preemptor + " bound").isNotNegative();
-        for (String victim : victims) {
-            int gone = timeline.first(c -> c.name().equals(victim) && c.action() == Watcher.Action.DELETED);
-            assertThat(gone)
-                    .as("victim " + victim + " was deleted before " + preemptor + " was bound")
-                    .isNotNegative()
-                    .isLessThan(bound);
-            int marked = timeline.first(c -> c.name().equals(victim)
-                    && c.pod().getStatus() != null
-                    && c.pod().getStatus().getConditions() != null
-                    && c.pod().getStatus().getConditions().stream()
-                            .anyMatch(cond -> "DisruptionTarget".equals(cond.getType())
-                                    && "PreemptionByScheduler".equals(cond.getReason())));
-            assertThat(marked)
-                    .as("victim " + victim + " carries kube-scheduler's DisruptionTarget condition")
-                    .isNotNegative()
-                    .isLessThan(gone);
-        }
-    }
-
-    /** The fill pods of the pool that the watch saw deleted, in that order. */
-    private static List<String> deleted(PodTimeline timeline, Pool pool) {
-        return timeline.changes().stream()
-                .filter(c ->
-                        c.action() == Watcher.Action.DELETED && pool.fillPods().contains(c.name()))
-                .map(PodTimeline.Change::name)
-                .distinct()
-                .toList();
-    }
-
-    /** The fill pods of the pool that are gone or going. */
-    private List<String> victims(Pool pool) {
-        Map<String, Pod> present = client.pods().inNamespace(pods).list().getItems().stream()
-                .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p));
-        return pool.fillPods().stream()
-                .filter(p ->
-                        !present.containsKey(p) || present.get(p).getMetadata().getDeletionTimestamp() != null)
-                .toList();
-    }
-
     private String awaitBound(Pod pod) {
-        return awaitBound(pod, Duration.ofSeconds(120));
+        return pools.awaitBound(pod, Duration.ofSeconds(120));
     }
 
     private String awaitBound(Pod pod, Duration timeout) {
-        return client.pods()
-                .inNamespace(pods)
-                .withName(name(pod))
-                .waitUntilCondition(
-                        p -> p != null && p.getSpec().getNodeName() != null, timeout.toSeconds(), TimeUnit.SECONDS)
-                .getSpec()
-                .getNodeName();
-    }
-
-    private Pod pod(String name, String schedulerName, String priorityClass, String pool) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(pods)
-                .endMetadata()
-                .withNewSpec()
-                .withSchedulerName(schedulerName)
-                .withPriorityClassName(priorityClass)
-                .withNodeSelector(Map.of(POOL, pool))
-                .addNewToleration()
-                .withKey("kwok.x-k8s.io/node")
-                .withOperator("Exists")
-                .withEffect("NoSchedule")
-                .endToleration()
-                .withTerminationGracePeriodSeconds(0L)
-                .addNewContainer()
-                .withName("app")
-                .withImage("registry.k8s.io/pause:3.10")
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("1"))
-                .endResources()
-                .endContainer()
-                .endSpec()
-                .build();
+        return pools.awaitBound(pod, timeout);
     }
 
     private static String name(Pod pod) {

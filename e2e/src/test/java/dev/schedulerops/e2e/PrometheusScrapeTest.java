@@ -12,11 +12,14 @@ import dev.schedulerops.e2e.support.LoopbackPorts;
 import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.e2e.support.RestrictedPods;
 import dev.schedulerops.e2e.support.ThirdPartyTools;
+import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -27,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -51,7 +55,9 @@ import org.junit.jupiter.api.io.TempDir;
  * extender running as containers on the real node, and a profile's kube-scheduler with the shipped metrics-reader
  * token, with the target labels a PodMonitor would give them ({@code namespace}, {@code pod}, {@code
  * schedulerprofile}), and evaluates the shipped rules of deploy/monitoring: every metric an alert reads exists
- * under that name, every rule evaluates without error, and on a healthy install no alert fires or is pending.
+ * under that name, every rule evaluates without error, and on a healthy install no alert fires or is pending; then,
+ * with the rules' waits cut to seconds, the alerts that need a fault fire when the test makes the fault and clear when
+ * it undoes it.
  */
 @Tag("real-node")
 @ExtendWith(ClusterExtension.class)
@@ -60,6 +66,10 @@ import org.junit.jupiter.api.io.TempDir;
 class PrometheusScrapeTest {
     static final String WORKLOAD = InClusterTest.OPERATOR_NAMESPACE;
     static final String PROFILE = "scraped";
+    static final String LABEL = "scraped.example.com/rank";
+    /** How long a shortened alert may take to fire once its fault is made, and to clear once it is undone. */
+    static final Duration ALERT = Duration.ofMinutes(3);
+
     static final Duration ROLLOUT = Duration.ofMinutes(3);
     static final String METRICS_TOKEN_SECRET = "schedulerops-scheduler-metrics-token";
     private static final Pattern METRIC = Pattern.compile("schedulerops_[a-z_]+");
@@ -69,6 +79,9 @@ class PrometheusScrapeTest {
     private KubernetesClient client;
     private ChildProcess prometheus;
     private int port;
+    private Path rulesFile;
+    private String labelledNode;
+    private String namespace;
     /** deploy/monitoring/prometheusrule.yaml, read once: its text and the PrometheusRule. */
     private String rulesText;
 
@@ -86,14 +99,18 @@ class PrometheusScrapeTest {
         Path binary = ThirdPartyTools.prometheus(PrometheusScrapeTest.class.getSimpleName());
         RealNode.ensure();
         OperatorTests.installTheDeployedProduct(cluster, ROLLOUT);
+        // It binds too, so that an extender cut off the API server answers its binds with 502 (the third test).
         client.resource(OperatorTests.profile(
-                        "scraped", PROFILE, "labelKey: scraped.example.com/rank\nextender: {replicas: 1}\n"))
+                        "scraped",
+                        PROFILE,
+                        "labelKey: " + LABEL + "\nverbs: [Filter, Prioritize, Bind]\nextender: {replicas: 1}\n"))
                 .create();
         OperatorTests.awaitCurrent(client, PROFILE, ROLLOUT);
 
         rulesText = Files.readString(cluster.repoRoot().resolve("deploy/monitoring/prometheusrule.yaml"));
         rule = Commands.yamlDocuments(rulesText).get(0);
-        Files.writeString(dir.resolve("rules.yaml"), rule.path("spec").toString());
+        rulesFile = dir.resolve("rules.yaml");
+        Files.writeString(rulesFile, rule.path("spec").toString());
         Pod operator = onlyPod(Map.of("app.kubernetes.io/name", InClusterTest.OPERATOR));
         Pod extender = onlyPod(Labels.selector(PROFILE, Labels.COMPONENT_EXTENDER));
         Pod scheduler = onlyPod(Labels.selector(PROFILE, Labels.COMPONENT_SCHEDULER));
@@ -140,7 +157,8 @@ class PrometheusScrapeTest {
                         binary.toString(),
                         "--config.file=" + dir.resolve("prometheus.yaml"),
                         "--storage.tsdb.path=" + dir.resolve("data"),
-                        "--web.listen-address=127.0.0.1:" + port),
+                        "--web.listen-address=127.0.0.1:" + port,
+                        "--web.enable-lifecycle"),
                 Map.of());
     }
 
@@ -157,7 +175,8 @@ class PrometheusScrapeTest {
                     cluster.repoRoot()
                             .resolve("deploy/monitoring/scheduler-metrics-reader.yaml")
                             .toString());
-            OperatorTests.uninstallTheDeployedProduct(cluster, client, ROLLOUT, PROFILE);
+            OperatorTests.removeTheProductFromTheRealNode(
+                    cluster, namespace, LABEL, java.util.Arrays.asList(labelledNode), ROLLOUT, PROFILE);
         }
     }
 
@@ -275,6 +294,156 @@ class PrometheusScrapeTest {
         } finally {
             client.namespaces().withName(namespace).delete();
         }
+    }
+
+    /**
+     * The alerts that only a fault makes true fire for real and clear once it is undone, evaluated by Prometheus from
+     * the shipped rules with only their waits cut to seconds ({@link #shortened}):
+     *
+     * <ul>
+     *   <li>{@code SchedulerOpsSchedulingErrors}: the profile's extender Service blackholed on the node (the extender
+     *       down, as its scheduler sees it: the extender itself never sees a call);
+     *   <li>{@code SchedulerOpsExtenderErrors}: the extender cut off the API server, so its binds answer 502;
+     *   <li>{@code SchedulerProfileNotReady}: an extender image that cannot be pulled.
+     * </ul>
+     */
+    @Test
+    @Order(3)
+    void theAlertsThatNeedAFaultFireForRealAndClearOnceItIsGone() throws Exception {
+        useShortenedRules();
+        labelledNode = OperatorTests.addTheOnlyLabelledNode(cluster, "scraped", LABEL, "10");
+        namespace = OperatorTests.createRestrictedNamespace(cluster, "alerting");
+
+        Pod held;
+        Instant made = Instant.now();
+        Duration fired;
+        try (RealNode.Blackhole hole = OperatorTests.blackholeTheExtenderService(client, PROFILE)) {
+            held = client.resource(RestrictedPods.forScheduler(namespace, "extender-unreachable", PROFILE))
+                    .create();
+            awaitAlert("SchedulerOpsSchedulingErrors", true);
+            fired = Duration.between(made, Instant.now());
+            assertThat(nodeOf(held))
+                    .as("the pod waits while its extender is unreachable")
+                    .isNull();
+            assertThat(hole.droppedPackets())
+                    .as("packets to the extender were dropped")
+                    .isPositive();
+        }
+        Instant undone = Instant.now();
+        assertThat(OperatorTests.awaitBound(client, held, ALERT)).isEqualTo(labelledNode);
+        awaitAlert("SchedulerOpsSchedulingErrors", false);
+        say("Extender Service blackholed: SchedulerOpsSchedulingErrors fired " + fired.toSeconds() + " s later; the"
+                + " network back, the pod was bound and the alert cleared in "
+                + Duration.between(undone, Instant.now()).toSeconds() + " s.");
+
+        Pod extender = onlyPod(Labels.selector(PROFILE, Labels.COMPONENT_EXTENDER));
+        Pod unbound;
+        made = Instant.now();
+        try (RealNode.Blackhole cut =
+                OperatorTests.cutFromTheApiServer(client, extender.getStatus().getPodIP())) {
+            unbound = client.resource(RestrictedPods.forScheduler(namespace, "extender-cut-off", PROFILE))
+                    .create();
+            awaitAlert("SchedulerOpsExtenderErrors", true);
+            fired = Duration.between(made, Instant.now());
+            assertThat(query("sum(schedulerops_extender_requests_total{schedulerprofile=\"" + PROFILE
+                            + "\",verb=\"bind\",code=\"502\"})"))
+                    .as("binds the extender answered 502: it could not read the pod")
+                    .isNotEmpty()
+                    .isNotEqualTo("0");
+            assertThat(nodeOf(unbound))
+                    .as("the pod waits while its extender cannot bind")
+                    .isNull();
+            assertThat(cut.droppedPackets())
+                    .as("the extender's packets to the API server were dropped")
+                    .isPositive();
+        }
+        undone = Instant.now();
+        assertThat(OperatorTests.awaitBound(client, unbound, ALERT)).isEqualTo(labelledNode);
+        awaitAlert("SchedulerOpsExtenderErrors", false);
+        say("Extender cut off the API server: its binds answered 502 and SchedulerOpsExtenderErrors fired "
+                + fired.toSeconds() + " s later; the network back, the pod was bound and the alert cleared in "
+                + Duration.between(undone, Instant.now()).toSeconds() + " s.");
+
+        String image = profile().getStatus().getExtenderImage();
+        String missing = image.replaceFirst("[:@][^/]*$", "") + ":no-such-tag";
+        made = Instant.now();
+        client.resources(SchedulerProfile.class)
+                .withName(PROFILE)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"spec\":{\"extender\":{\"image\":\"" + missing + "\"}}}");
+        awaitAlert("SchedulerProfileNotReady", true);
+        fired = Duration.between(made, Instant.now());
+        assertThat(query("schedulerops_profile_ready_reason{schedulerprofile=\"" + PROFILE
+                        + "\",reason=\"ImagePullBackOff\"}"))
+                .as("the reason the metric gives")
+                .isEqualTo("1");
+        client.resources(SchedulerProfile.class)
+                .withName(PROFILE)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"extender\":{\"image\":null}}}");
+        undone = Instant.now();
+        OperatorTests.awaitCurrent(client, PROFILE, ROLLOUT);
+        awaitAlert("SchedulerProfileNotReady", false);
+        say("Extender image " + missing + ": SchedulerProfileNotReady fired " + fired.toSeconds() + " s later; the"
+                + " image fixed, the profile was Ready and the alert cleared in "
+                + Duration.between(undone, Instant.now()).toSeconds() + " s.");
+    }
+
+    /**
+     * The shipped rules (as JSON) with every {@code for:} cut to 5 s and every range to 45 s, the expressions otherwise
+     * unchanged: an alert that fires here after seconds fires in production after its minutes.
+     */
+    static String shortened(String rules) {
+        String cut =
+                rules.replaceAll("\"for\":\"[0-9]+[smh]\"", "\"for\":\"5s\"").replaceAll("\\[[0-9]+[mh]\\]", "[45s]");
+        assertThat(cut).doesNotContainPattern("\\[[0-9]+m\\]").doesNotContain("\"for\":\"10m\"");
+        return cut;
+    }
+
+    private void useShortenedRules() throws IOException, InterruptedException {
+        Files.writeString(rulesFile, shortened(rule.path("spec").toString()));
+        HttpResponse<String> reload = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/reload"))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(reload.statusCode()).as("POST /-/reload: %s", reload.body()).isEqualTo(200);
+        Await.until(
+                Duration.ofSeconds(30),
+                "Prometheus evaluates the shortened rules",
+                () -> get("/api/v1/rules").path("data").path("groups").findValues("rules").stream()
+                        .flatMap(rules -> java.util.stream.StreamSupport.stream(rules.spliterator(), false))
+                        .filter(r -> r.path("name").asText().equals("SchedulerProfileNotReady"))
+                        .anyMatch(r -> r.path("duration").asInt() == 5));
+    }
+
+    /** Waits until {@code alert} fires for {@link #PROFILE}, or until it is neither firing nor pending for it. */
+    private void awaitAlert(String alert, boolean firing) {
+        Await.until(ALERT, alert + (firing ? " fires" : " clears") + " for " + PROFILE, () -> {
+            List<String> states = get("/api/v1/alerts").path("data").path("alerts").findParents("labels").stream()
+                    .filter(a -> a.path("labels").path("alertname").asText().equals(alert)
+                            && a.path("labels")
+                                    .path("schedulerprofile")
+                                    .asText()
+                                    .equals(PROFILE))
+                    .map(a -> a.path("state").asText())
+                    .toList();
+            return firing ? states.contains("firing") : states.isEmpty();
+        });
+    }
+
+    private String nodeOf(Pod pod) {
+        return client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName())
+                .get()
+                .getSpec()
+                .getNodeName();
+    }
+
+    private SchedulerProfile profile() {
+        return client.resources(SchedulerProfile.class).withName(PROFILE).get();
     }
 
     /**

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -212,17 +211,7 @@ class UnreachableExtenderTest {
     }
 
     private RealNode.Blackhole blackholeTheExtenderService(String profile) {
-        Service service = client.services()
-                .inNamespace(WORKLOAD)
-                .withName(profile + Names.EXTENDER_SUFFIX)
-                .get();
-        int port = service.getSpec().getPorts().stream()
-                .filter(p -> "http".equals(p.getName()))
-                .findFirst()
-                .orElseThrow(() -> new AssertionError(
-                        "no port named http in " + service.getSpec().getPorts()))
-                .getPort();
-        return RealNode.blackhole(service.getSpec().getClusterIP(), port);
+        return OperatorTests.blackholeTheExtenderService(client, profile);
     }
 
     /**
@@ -251,13 +240,7 @@ class UnreachableExtenderTest {
     }
 
     private String awaitBound(Pod pod) {
-        return client.pods()
-                .inNamespace(namespace)
-                .withName(pod.getMetadata().getName())
-                .waitUntilCondition(
-                        p -> p != null && p.getSpec().getNodeName() != null, BIND.toSeconds(), TimeUnit.SECONDS)
-                .getSpec()
-                .getNodeName();
+        return OperatorTests.awaitBound(client, pod, BIND);
     }
 
     private Event awaitEvent(Pod pod, String reason) {

@@ -88,7 +88,16 @@ public final class ControlPlaneFaults {
             if (started != null) {
                 throw new IllegalStateException(component + " has started already");
             }
-            ClusterScript.runOrFail(Duration.ofMinutes(1), "swap-binary", component, binary.toString());
+            swapBinaryOf(component, binary);
+        }
+
+        /**
+         * During the outage, another control-plane process ({@code kube-controller-manager}, {@code kube-scheduler})
+         * is stopped if it still runs and starts as {@code binary} when revived, as an upgrade replaces it after the API
+         * server.
+         */
+        public synchronized void swapBinaryOf(String other, java.nio.file.Path binary) {
+            ClusterScript.runOrFail(Duration.ofMinutes(1), "swap-binary", other, binary.toString());
         }
 
         /** The other control-plane processes that had exited by now and were started again. */
