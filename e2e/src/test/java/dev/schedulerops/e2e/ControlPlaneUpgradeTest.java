@@ -192,6 +192,11 @@ class ControlPlaneUpgradeTest {
             rolled = Duration.between(back, Instant.now());
             Await.sleep(5_000);
             revived = outage.revived();
+            for (String component : CONTROL_PLANE) {
+                assertThat(ControlPlaneFaults.runningBinary(component))
+                        .as(component + " runs the next version's binary")
+                        .isEqualTo(newBinary(component).toRealPath());
+            }
         } finally {
             stream.stop();
             monitoring.set(false);
@@ -210,8 +215,9 @@ class ControlPlaneUpgradeTest {
                 + pods.size() + " pods created meanwhile: every profile's kube-scheduler ran v" + to + " and was"
                 + " Ready " + rolled.toSeconds() + " s after the new API server answered, at most "
                 + mostRollingAtOnce.get() + " rolling at once; the longest a pod waited for its binding was "
-                + longest.waited().toSeconds() + " s (" + longest.pod() + "); control-plane processes that exited and"
-                + " were started again: " + revived);
+                + longest.waited().toSeconds() + " s (" + longest.pod() + "); kube-apiserver, kube-controller-manager"
+                + " and kube-scheduler run v" + to + "'s binaries (started again by the test's supervisor: " + revived
+                + ")");
     }
 
     private String serverVersion() {

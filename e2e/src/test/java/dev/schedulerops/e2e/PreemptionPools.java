@@ -51,14 +51,19 @@ final class PreemptionPools implements AutoCloseable {
         priorities.put("low-" + suffix, 10);
         priorities.put("mid-" + suffix, 100);
         priorities.put("high-" + suffix, 1000);
-        priorities.forEach((name, value) -> client.resource(new PriorityClassBuilder()
-                        .withNewMetadata()
-                        .withName(name)
-                        .endMetadata()
-                        .withValue(value)
-                        .withPreemptionPolicy("PreemptLowerPriority")
-                        .build())
-                .create());
+        try {
+            priorities.forEach((name, value) -> client.resource(new PriorityClassBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .endMetadata()
+                            .withValue(value)
+                            .withPreemptionPolicy("PreemptLowerPriority")
+                            .build())
+                    .create());
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
     }
 
     String suffix() {

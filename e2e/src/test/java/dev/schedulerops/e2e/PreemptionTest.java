@@ -53,11 +53,14 @@ class PreemptionTest {
 
     @AfterAll
     void stop() {
-        if (harness != null) {
-            harness.close();
-        }
-        if (pools != null) {
-            pools.close();
+        try {
+            if (harness != null) {
+                harness.close();
+            }
+        } finally {
+            if (pools != null) {
+                pools.close();
+            }
         }
     }
 

@@ -31,6 +31,14 @@ public final class ControlPlaneFaults {
         return new Outage(component, stopping);
     }
 
+    /** The executable a running control-plane process was started from ({@code e2e/cluster component-binary}). */
+    public static java.nio.file.Path runningBinary(String component) {
+        return java.nio.file.Path.of(ClusterScript.runOrFail(Duration.ofSeconds(30), "component-binary", component)
+                .stdoutLines()
+                .get(0)
+                .trim());
+    }
+
     /**
      * One component's outage. From {@link #start()} until {@link #close()} it also plays the part of the control
      * plane's supervisor (kubelet for static pods, or systemd): kube-controller-manager and kube-scheduler exit when
@@ -97,6 +105,9 @@ public final class ControlPlaneFaults {
          * server.
          */
         public synchronized void swapBinaryOf(String other, java.nio.file.Path binary) {
+            if (started != null) {
+                throw new IllegalStateException(component + " has started already: " + other + " may be revived");
+            }
             ClusterScript.runOrFail(Duration.ofMinutes(1), "swap-binary", other, binary.toString());
         }
 
