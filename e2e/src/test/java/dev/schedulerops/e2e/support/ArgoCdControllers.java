@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +21,14 @@ import java.util.Map;
  * ApplicationSet controller: Applications are created with the Kubernetes API.
  */
 public final class ArgoCdControllers {
+    private static final ResourceDefinitionContext APP_PROJECTS = new ResourceDefinitionContext.Builder()
+            .withGroup("argoproj.io")
+            .withVersion("v1alpha1")
+            .withKind("AppProject")
+            .withPlural("appprojects")
+            .withNamespaced(true)
+            .build();
+
     public static final String APPLICATION_API = "argoproj.io/v1alpha1";
 
     private final ChildProcess controller;
@@ -69,8 +78,18 @@ public final class ArgoCdControllers {
                                 .formatted(namespace)))) {
             // Argo CD reads only ConfigMaps and Secrets labelled as its own (an install's argocd-cm is).
             ((ObjectNode) object.path("metadata")).putObject("labels").put("app.kubernetes.io/part-of", "argocd");
-            client.resource(Serialization.unmarshal(object.toString(), GenericKubernetesResource.class))
-                    .create();
+            GenericKubernetesResource resource =
+                    Serialization.unmarshal(object.toString(), GenericKubernetesResource.class);
+            if (resource.getKind().equals("AppProject")) {
+                // Named explicitly: the API server's discovery can lag behind the CRD's Established condition, and
+                // resource() asks discovery for the plural (a CI run failed with "no registered handler" there).
+                client.genericKubernetesResources(APP_PROJECTS)
+                        .inNamespace(namespace)
+                        .resource(resource)
+                        .create();
+            } else {
+                client.resource(resource).create();
+            }
         }
 
         Path local = cluster.workDir("argocd-local");
