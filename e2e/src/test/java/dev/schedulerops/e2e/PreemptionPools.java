@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -141,13 +140,7 @@ final class PreemptionPools implements AutoCloseable {
     }
 
     String awaitBound(Pod pod, Duration timeout) {
-        return client.pods()
-                .inNamespace(namespace)
-                .withName(pod.getMetadata().getName())
-                .waitUntilCondition(
-                        p -> p != null && p.getSpec().getNodeName() != null, timeout.toSeconds(), TimeUnit.SECONDS)
-                .getSpec()
-                .getNodeName();
+        return OperatorTests.awaitBound(client, pod, timeout);
     }
 
     private Pod pod(String name, String schedulerName, String priorityClass, String pool) {
