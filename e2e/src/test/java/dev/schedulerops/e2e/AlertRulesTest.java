@@ -3,6 +3,7 @@ package dev.schedulerops.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schedulerops.e2e.support.BackgroundBuild;
 import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.ThirdPartyTools;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * which makes each alert fire and not fire. Skipped, saying so, when promtool is not built, unless
  * -Dschedulerops.tools.dir is given (./test): then it fails.
  */
+@Tag(BackgroundBuild.TAG)
 class AlertRulesTest {
 
     @Test

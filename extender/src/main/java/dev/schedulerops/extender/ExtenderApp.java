@@ -67,8 +67,11 @@ final class ExtenderApp {
         if (cache != null) {
             metrics.nodeCache(cache::size, cache::watching, cache::lastEventEpochSeconds);
         }
-        Binder binder = new CountingBinder(
-                new KubernetesBinder(client, BIND_TIMEOUT, config.schedulerName()), metrics::bindOutcome);
+        KubernetesBinder kubernetesBinder = new KubernetesBinder(client, BIND_TIMEOUT, config.schedulerName());
+        if (config.verbs().contains(Verb.BIND) && config.schedulerName() != null) {
+            kubernetesBinder.warmUp();
+        }
+        Binder binder = new CountingBinder(kubernetesBinder, metrics::bindOutcome);
         ExtenderServer server = new ExtenderServer(
                 config.bindAddress(),
                 config.port(),

@@ -39,6 +39,7 @@ public final class LeaderElectorCheck implements AutoCloseable {
 
     /** The check beside {@code kubeScheduler}; fails, naming the command to run, when it was not built. */
     public static LeaderElectorCheck besides(Path kubeScheduler) {
+        BackgroundBuild.await(BackgroundBuild.SCHEDULERS);
         Path binary = kubeScheduler.resolveSibling("leader-election-check");
         if (!Files.isExecutable(binary)) {
             throw new IllegalStateException(binary + " is missing: run 'e2e/cluster build-schedulers'");

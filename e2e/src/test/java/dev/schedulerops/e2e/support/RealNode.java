@@ -61,9 +61,12 @@ public final class RealNode {
     /**
      * Starts ({@code true}) or stops the node's NetworkPolicy enforcer and waits until its rules are in place or gone
      * ({@code e2e/cluster network-policy on|off}). The first {@code on} on a fresh machine builds kube-router (about 7
-     * minutes on 2 cores; {@code ./test} builds it before the tests).
+     * minutes on 2 cores; {@code ./test} builds it first in its background build).
      */
     public static void networkPolicy(boolean on) {
+        if (on) {
+            BackgroundBuild.await(BackgroundBuild.KUBE_ROUTER);
+        }
         ClusterScript.runOrFail(Duration.ofMinutes(15), "network-policy", on ? "on" : "off");
     }
 

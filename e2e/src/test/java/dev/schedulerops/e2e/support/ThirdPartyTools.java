@@ -18,7 +18,8 @@ import java.util.stream.Stream;
 /**
  * The third-party binaries {@code e2e/tools/build} puts into {@code ~/.cache/schedulerops/tools/<name>-<version>/} (or
  * {@code -Dschedulerops.tools.dir}): Flux's controllers and CRDs, our Git server, Argo CD. A tool is there when its
- * directory holds {@code .complete}. Also promtool (the {@code prometheus} tool). {@code ./test} builds them first and passes the directory as
+ * directory holds {@code .complete}. Also promtool (the {@code prometheus} tool). {@code ./test} builds them in the
+ * background while the tests run (a test waits for its tool: {@link BackgroundBuild}) and passes the directory as
  * {@code -Dschedulerops.tools.dir}: then a missing tool fails the test. Without the property (a developer's run) a
  * missing tool skips it, saying so on the console.
  */
@@ -55,6 +56,7 @@ public final class ThirdPartyTools {
      * on the console that {@code what} is skipped.
      */
     public static Optional<Path> argocdIfPresent(String testClass, String what) {
+        BackgroundBuild.await("argocd");
         Path dir = versioned("argocd");
         if (present(dir)) {
             return Optional.of(dir.resolve("argocd"));
@@ -105,6 +107,7 @@ public final class ThirdPartyTools {
     }
 
     private static Path require(String testClass, String tool, Path dir) {
+        BackgroundBuild.await(tool);
         boolean present = present(dir);
         String reason = missing(tool, dir);
         if (!present && required()) {

@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -32,6 +33,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class KubernetesBinder implements Binder {
     private static final Logger LOG = LoggerFactory.getLogger(KubernetesBinder.class);
+    private static final String WARM_UP_POD =
+            "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"warm-up\"},"
+                    + "\"spec\":{\"schedulerName\":\"warm-up\",\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}";
 
     private final KubernetesClient client;
     private final Duration timeout;
@@ -48,6 +52,39 @@ public final class KubernetesBinder implements Binder {
         this.timeout = timeout;
         this.schedulerName = schedulerName;
         this.apiBase = client.getMasterUrl().toString().replaceAll("/+$", "");
+    }
+
+    /**
+     * Pays, once at start, what a fresh extender's first bind would pay: the JSON mapping of Pod and Binding, and the
+     * connection and TLS handshake to the API server ({@code GET /version}, which every client may read). With the
+     * machine loaded, a first bind spent more than the whole {@code timeout} reading the pod (ExtenderOnClusterTest,
+     * beside the real-node tier). Best effort: a failure is logged, and the binds that follow try on their own.
+     */
+    public CompletableFuture<Void> warmUp() {
+        long started = System.nanoTime();
+        return CompletableFuture.runAsync(() -> {
+                    client.getKubernetesSerialization().unmarshal(WARM_UP_POD, Pod.class);
+                    client.getKubernetesSerialization().asJson(new BindingBuilder().build());
+                })
+                .thenCompose(mapped -> client.getHttpClient()
+                        .sendAsync(
+                                client.getHttpClient()
+                                        .newHttpRequestBuilder()
+                                        .uri(URI.create(apiBase + "/version"))
+                                        .build(),
+                                String.class))
+                .orTimeout(timeout.toMillis() * 10, TimeUnit.MILLISECONDS)
+                .handle((response, error) -> {
+                    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                    if (error != null) {
+                        LOG.warn(
+                                "warming up for binds: the API server did not answer GET /version: {}",
+                                error.toString());
+                    } else {
+                        LOG.info("warmed up for binds in {} ms: GET /version answered {}", millis, response.code());
+                    }
+                    return null;
+                });
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -123,6 +124,21 @@ class KubernetesBinderTest {
                 .startsWith("POST /api/v1/namespaces/demo/pods/web%201/binding {")
                 .contains("\"uid\":\"u-1\"")
                 .contains("\"target\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"n1\"}");
+    }
+
+    @Test
+    void warmingUpReadsTheApiServersVersionOnceAndNeverFails() throws Exception {
+        try (KubernetesClient client = client(apiUrl("/"))) {
+            new KubernetesBinder(client, TIMEOUT, SCHEDULER).warmUp().get(1, TimeUnit.MINUTES);
+        }
+        assertThat(requests).containsExactly("GET /version ");
+
+        apiServer.stop(0);
+        try (KubernetesClient client = client(apiUrl(""))) {
+            assertThat(new KubernetesBinder(client, TIMEOUT, SCHEDULER).warmUp().get(1, TimeUnit.MINUTES))
+                    .as("an API server that does not answer is logged, not thrown")
+                    .isNull();
+        }
     }
 
     @Test

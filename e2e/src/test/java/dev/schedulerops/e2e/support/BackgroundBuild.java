@@ -1,0 +1,104 @@
+package dev.schedulerops.e2e.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What {@code ./test} builds while the tests run: the kube-scheduler of every supported minor and the third-party
+ * tools (Flux, Argo CD, Prometheus, kube-router) take most of an hour on a fresh machine, and only some test classes
+ * need them. {@code ./test} builds them in the background, at the lowest CPU priority, and passes its status file as
+ * {@value #PROPERTY}; a test that needs a stage waits here until the stage is finished (or the build ends), then looks
+ * for its binaries as it always did. Classes tagged {@value #TAG} run last in their tier ({@link BackgroundBuildLast}),
+ * so that the others do not wait behind them.
+ *
+ * <p>The status file, written by {@code ./test}: a line {@code finished STAGE} per finished stage, then {@code done}
+ * or {@code failed STAGE (exit N)}. Without the property (a developer's run) nothing waits.
+ */
+public final class BackgroundBuild {
+    public static final String PROPERTY = "schedulerops.backgroundBuild";
+    public static final String TAG = "background-build";
+
+    /** Stages named here; a third-party tool's stage is its e2e/tools/build name. */
+    public static final String KUBE_ROUTER = "kube-router";
+
+    public static final String SCHEDULERS = "schedulers";
+
+    private static final Logger LOG = LoggerFactory.getLogger(BackgroundBuild.class);
+    private static final Duration LIMIT = Duration.ofMinutes(150);
+    private static final Duration POLL = Duration.ofSeconds(5);
+
+    private BackgroundBuild() {}
+
+    /**
+     * Returns when {@code stage} is finished, when the background build has ended (failed: the caller's own check of
+     * its binaries then fails, and this says why on the log) or after {@link #LIMIT}; at once without the property.
+     */
+    public static void await(String stage) {
+        statusFile().ifPresent(status -> await(stage, status, LIMIT, POLL));
+    }
+
+    static void await(String stage, Path status, Duration limit, Duration poll) {
+        long started = System.nanoTime();
+        boolean logged = false;
+        if (!Files.exists(status)) {
+            LOG.error("background build: no status file {} (-D{}); not waiting for {}", status, PROPERTY, stage);
+            return;
+        }
+        while (true) {
+            List<String> lines = read(status);
+            if (lines.contains("finished " + stage) || lines.contains("done")) {
+                if (logged) {
+                    LOG.info(
+                            "background build: {} finished after a wait of {} s",
+                            stage,
+                            Duration.ofNanos(System.nanoTime() - started).toSeconds());
+                }
+                return;
+            }
+            Optional<String> failed =
+                    lines.stream().filter(l -> l.startsWith("failed")).findFirst();
+            if (failed.isPresent()) {
+                LOG.error("background build {}: see {}", failed.get(), log(status));
+                return;
+            }
+            if (Duration.ofNanos(System.nanoTime() - started).compareTo(limit) > 0) {
+                LOG.error("background build: {} not finished after {}; see {}", stage, limit, log(status));
+                return;
+            }
+            if (!logged) {
+                LOG.info("background build: waiting for {} (log {})", stage, log(status));
+                logged = true;
+            }
+            try {
+                Thread.sleep(poll.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private static Optional<Path> statusFile() {
+        String configured = System.getProperty(PROPERTY);
+        return configured == null || configured.isBlank() ? Optional.empty() : Optional.of(Path.of(configured));
+    }
+
+    private static List<String> read(Path status) {
+        try {
+            return Files.readAllLines(status).stream().map(String::trim).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Path log(Path status) {
+        return status.resolveSibling("build.log");
+    }
+}
