@@ -472,7 +472,7 @@ node_network_policy_up() {
     return
   fi
   local binary
-  # Cached after the first build (about 7 minutes on 2 cores); ./test builds it before the tests.
+  # Cached after the first build (about 7 minutes on 2 cores); ./test builds it first in its background build, and the real-node tests wait for it.
   binary=$("$(dirname "$0")/tools/build" kube-router 9>&- | tail -n 1) || die "could not build kube-router (e2e/tools/build kube-router)"
   [ -x "$binary" ] || die "kube-router missing at '$binary' (e2e/tools/build kube-router)"
   node_cert kube-router "/CN=system:schedulerops:kube-router" clientAuth

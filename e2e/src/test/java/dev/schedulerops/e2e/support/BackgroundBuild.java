@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * for its binaries as it always did. Classes tagged {@value #TAG} run last in their tier ({@link BackgroundBuildLast}),
  * so that the others do not wait behind them.
  *
- * <p>The status file, written by {@code ./test}: a line {@code finished STAGE} per finished stage, then {@code done}
- * or {@code failed STAGE (exit N)}. Without the property (a developer's run) nothing waits.
+ * <p>The status file, written by {@code ./test}: a line {@code finished STAGE} or {@code failed STAGE (exit N)} per
+ * stage, in order, then {@code done}. Without the property (a developer's run) nothing waits.
  */
 public final class BackgroundBuild {
     public static final String PROPERTY = "schedulerops.backgroundBuild";
@@ -33,18 +33,29 @@ public final class BackgroundBuild {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundBuild.class);
     private static final Duration LIMIT = Duration.ofMinutes(150);
     private static final Duration POLL = Duration.ofSeconds(5);
+    /** One limit for the whole test JVM, from its first wait: a stalled build costs {@link #LIMIT} once, not per call. */
+    private static long deadline;
 
     private BackgroundBuild() {}
 
     /**
      * Returns when {@code stage} is finished, when the background build has ended (failed: the caller's own check of
-     * its binaries then fails, and this says why on the log) or after {@link #LIMIT}; at once without the property.
+     * its binaries then fails, and this says why on the log) or {@link #LIMIT} after the JVM's first wait; at once
+     * without the property.
      */
     public static void await(String stage) {
-        statusFile().ifPresent(status -> await(stage, status, LIMIT, POLL));
+        statusFile().ifPresent(status -> await(stage, status, deadline(), POLL));
     }
 
-    static void await(String stage, Path status, Duration limit, Duration poll) {
+    private static synchronized long deadline() {
+        if (deadline == 0) {
+            deadline = System.nanoTime() + LIMIT.toNanos();
+        }
+        return deadline;
+    }
+
+    /** @param deadline a {@link System#nanoTime()} */
+    static void await(String stage, Path status, long deadline, Duration poll) {
         long started = System.nanoTime();
         boolean logged = false;
         if (!Files.exists(status)) {
@@ -62,14 +73,19 @@ public final class BackgroundBuild {
                 }
                 return;
             }
-            Optional<String> failed =
-                    lines.stream().filter(l -> l.startsWith("failed")).findFirst();
+            Optional<String> failed = lines.stream()
+                    .filter(l -> l.startsWith("failed " + stage + " "))
+                    .findFirst();
             if (failed.isPresent()) {
-                LOG.error("background build {}: see {}", failed.get(), log(status));
+                LOG.error("background build: {}; see {}", failed.get(), log(status));
                 return;
             }
-            if (Duration.ofNanos(System.nanoTime() - started).compareTo(limit) > 0) {
-                LOG.error("background build: {} not finished after {}; see {}", stage, limit, log(status));
+            if (System.nanoTime() - deadline > 0) {
+                LOG.error(
+                        "background build: {} not finished within {} of the first wait; see {}",
+                        stage,
+                        LIMIT,
+                        log(status));
                 return;
             }
             if (!logged) {

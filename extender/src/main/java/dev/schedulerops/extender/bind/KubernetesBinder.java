@@ -77,9 +77,7 @@ public final class KubernetesBinder implements Binder {
                 .handle((response, error) -> {
                     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
                     if (error != null) {
-                        LOG.warn(
-                                "warming up for binds: the API server did not answer GET /version: {}",
-                                error.toString());
+                        LOG.warn("warming up for binds failed (the binds will try on their own): {}", error.toString());
                     } else {
                         LOG.info("warmed up for binds in {} ms: GET /version answered {}", millis, response.code());
                     }
