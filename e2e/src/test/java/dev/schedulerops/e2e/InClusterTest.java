@@ -7,6 +7,7 @@ import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
 import dev.schedulerops.e2e.support.Commands;
+import dev.schedulerops.e2e.support.Crds;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.ExtenderTlsClient;
 import dev.schedulerops.e2e.support.MergePatch;
@@ -756,6 +757,10 @@ class InClusterTest {
                         .get())
                 .as("helm uninstall removed the operator")
                 .isNull();
+        // Helm keeps the CRDs of a chart's crds/ on uninstall, by design, and stays their field manager: a later
+        // `kubectl apply --server-side -k deploy/` (the next real-node class) would then conflict on the CRD.
+        kubectl("delete", "crd", Crds.NAME, "--wait=true", "--timeout=120s")
+                .requireSuccess("kubectl delete crd (kept by helm uninstall)");
     }
 
     // --- steps ---------------------------------------------------------------------------------------------
