@@ -68,7 +68,7 @@ final class ExtenderApp {
             metrics.nodeCache(cache::size, cache::watching, cache::lastEventEpochSeconds);
         }
         KubernetesBinder kubernetesBinder = new KubernetesBinder(client, BIND_TIMEOUT, config.schedulerName());
-        if (config.verbs().contains(Verb.BIND) && config.schedulerName() != null) {
+        if (config.verbs().contains(Verb.BIND)) {
             kubernetesBinder.warmUp();
         }
         Binder binder = new CountingBinder(kubernetesBinder, metrics::bindOutcome);

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +37,8 @@ public final class BackgroundBuild {
     private static final Duration POLL = Duration.ofSeconds(5);
     /** One limit for the whole test JVM, from its first wait: a stalled build costs {@link #LIMIT} once, not per call. */
     private static long deadline;
+    /** Stages seen finished: asked once per parameterised case, they are not read from the file again. */
+    private static final Set<String> FINISHED = ConcurrentHashMap.newKeySet();
 
     private BackgroundBuild() {}
 
@@ -44,7 +48,12 @@ public final class BackgroundBuild {
      * without the property.
      */
     public static void await(String stage) {
-        statusFile().ifPresent(status -> await(stage, status, deadline(), POLL));
+        if (!FINISHED.contains(stage)
+                && statusFile()
+                        .map(status -> await(stage, status, deadline(), POLL))
+                        .orElse(false)) {
+            FINISHED.add(stage);
+        }
     }
 
     private static synchronized long deadline() {
@@ -54,13 +63,17 @@ public final class BackgroundBuild {
         return deadline;
     }
 
-    /** @param deadline a {@link System#nanoTime()} */
-    static void await(String stage, Path status, long deadline, Duration poll) {
+    /**
+     * @param deadline a {@link System#nanoTime()}
+     * @return whether the stage finished (or the build ended without naming it); false when it failed, the status file
+     *     is missing or the deadline passed
+     */
+    static boolean await(String stage, Path status, long deadline, Duration poll) {
         long started = System.nanoTime();
         boolean logged = false;
         if (!Files.exists(status)) {
             LOG.error("background build: no status file {} (-D{}); not waiting for {}", status, PROPERTY, stage);
-            return;
+            return false;
         }
         while (true) {
             List<String> lines = read(status);
@@ -71,14 +84,14 @@ public final class BackgroundBuild {
                             stage,
                             Duration.ofNanos(System.nanoTime() - started).toSeconds());
                 }
-                return;
+                return true;
             }
             Optional<String> failed = lines.stream()
                     .filter(l -> l.startsWith("failed " + stage + " "))
                     .findFirst();
             if (failed.isPresent()) {
                 LOG.error("background build: {}; see {}", failed.get(), log(status));
-                return;
+                return false;
             }
             if (System.nanoTime() - deadline > 0) {
                 LOG.error(
@@ -86,18 +99,13 @@ public final class BackgroundBuild {
                         stage,
                         LIMIT,
                         log(status));
-                return;
+                return false;
             }
             if (!logged) {
                 LOG.info("background build: waiting for {} (log {})", stage, log(status));
                 logged = true;
             }
-            try {
-                Thread.sleep(poll.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+            Await.sleep(poll.toMillis());
         }
     }
 

@@ -27,35 +27,40 @@ class BackgroundBuildTest {
     @Test
     void waitsUntilTheStageIsFinishedThenReturns() throws Exception {
         Path status = Files.writeString(dir.resolve("status"), "finished kube-router\n");
-        CompletableFuture<Void> waiting =
-                CompletableFuture.runAsync(() -> BackgroundBuild.await("prometheus", status, inAMinute(), POLL));
-        Thread.sleep(300);
-        assertThat(waiting).as("prometheus is not finished yet").isNotDone();
-
-        Files.writeString(status, "finished schedulers\nfinished prometheus\n", StandardOpenOption.APPEND);
-        waiting.get(10, TimeUnit.SECONDS);
+        assertWaitsUntilAppended("prometheus", status, "finished schedulers\nfinished prometheus\n");
     }
 
     @Test
     void stopsWaitingWhenItsStageFailsOrTheBuildEnds() throws Exception {
         Path status = Files.writeString(dir.resolve("status"), "finished kube-router\nfailed schedulers (exit 1)\n");
-        CompletableFuture.runAsync(() -> BackgroundBuild.await("schedulers", status, inAMinute(), POLL))
-                .get(10, TimeUnit.SECONDS);
+        assertThat(CompletableFuture.supplyAsync(() -> BackgroundBuild.await("schedulers", status, inAMinute(), POLL))
+                        .get(10, TimeUnit.SECONDS))
+                .as("a failed stage is not finished")
+                .isFalse();
 
-        CompletableFuture<Void> argocd =
-                CompletableFuture.runAsync(() -> BackgroundBuild.await("argocd", status, inAMinute(), POLL));
-        Thread.sleep(300);
-        assertThat(argocd).as("another stage's failure does not end the wait").isNotDone();
-        Files.writeString(status, "finished flux\ndone\n", StandardOpenOption.APPEND);
-        argocd.get(10, TimeUnit.SECONDS);
+        // Another stage's failure does not end the wait; the build's end does.
+        assertWaitsUntilAppended("argocd", status, "finished flux\ndone\n");
     }
 
     @Test
     void givesUpAfterItsLimit() throws Exception {
         Path status = Files.writeString(dir.resolve("status"), "finished kube-router\n");
         long started = System.nanoTime();
-        BackgroundBuild.await("argocd", status, started + Duration.ofMillis(200).toNanos(), POLL);
+        assertThat(BackgroundBuild.await(
+                        "argocd", status, started + Duration.ofMillis(200).toNanos(), POLL))
+                .isFalse();
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
+    }
+
+    /** {@code stage} is still awaited 300 ms on; once {@code appended} is in the status file, the wait ends finished. */
+    private static void assertWaitsUntilAppended(String stage, Path status, String appended) throws Exception {
+        CompletableFuture<Boolean> waiting =
+                CompletableFuture.supplyAsync(() -> BackgroundBuild.await(stage, status, inAMinute(), POLL));
+        Thread.sleep(300);
+        assertThat(waiting).as("%s is still awaited", stage).isNotDone();
+
+        Files.writeString(status, appended, StandardOpenOption.APPEND);
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).as("%s finished", stage).isTrue();
     }
 
     private static long inAMinute() {

@@ -61,6 +61,9 @@ public final class KubernetesBinder implements Binder {
      * beside the real-node tier). Best effort: a failure is logged, and the binds that follow try on their own.
      */
     public CompletableFuture<Void> warmUp() {
+        if (schedulerName == null) {
+            return CompletableFuture.completedFuture(null); // it binds nothing, so nothing waits for a first bind
+        }
         long started = System.nanoTime();
         return CompletableFuture.runAsync(() -> {
                     client.getKubernetesSerialization().unmarshal(WARM_UP_POD, Pod.class);

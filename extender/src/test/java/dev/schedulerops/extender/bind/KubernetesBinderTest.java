@@ -132,6 +132,12 @@ class KubernetesBinderTest {
             new KubernetesBinder(client, TIMEOUT, SCHEDULER).warmUp().get(1, TimeUnit.MINUTES);
         }
         assertThat(requests).containsExactly("GET /version ");
+        try (KubernetesClient client = client(apiUrl("/"))) {
+            new KubernetesBinder(client, TIMEOUT, null).warmUp().get(1, TimeUnit.MINUTES);
+        }
+        assertThat(requests)
+                .as("a binder without a scheduler name binds nothing and warms nothing")
+                .hasSize(1);
 
         apiServer.stop(0);
         try (KubernetesClient client = client(apiUrl(""))) {
