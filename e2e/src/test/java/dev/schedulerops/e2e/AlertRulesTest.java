@@ -3,6 +3,7 @@ package dev.schedulerops.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schedulerops.e2e.support.AwaitsBackgroundBuild;
 import dev.schedulerops.e2e.support.BackgroundBuild;
 import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.E2eSettings;
@@ -12,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * which makes each alert fire and not fire. Skipped, saying so, when promtool is not built, unless
  * -Dschedulerops.tools.dir is given (./test): then it fails.
  */
-@Tag(BackgroundBuild.TAG)
+@AwaitsBackgroundBuild(BackgroundBuild.PROMETHEUS)
 class AlertRulesTest {
 
     @Test

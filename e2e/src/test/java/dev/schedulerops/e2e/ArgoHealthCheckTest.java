@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schedulerops.e2e.support.ArgoCdHealth;
+import dev.schedulerops.e2e.support.AwaitsBackgroundBuild;
 import dev.schedulerops.e2e.support.BackgroundBuild;
 import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.E2eSettings;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * 5.1 dialect, so the samples run under every interpreter installed among lua5.1, lua5.3 and lua5.4; and under Argo CD
  * itself (the argocd binary of e2e/tools/build), with the argocd-cm deploy/README.md shows.
  */
-@Tag(BackgroundBuild.TAG)
+@AwaitsBackgroundBuild(BackgroundBuild.ARGOCD)
 class ArgoHealthCheckTest {
 
     /** Argo CD's dialect: gopher-lua implements Lua 5.1. */

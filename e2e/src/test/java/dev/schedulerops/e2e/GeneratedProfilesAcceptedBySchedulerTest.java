@@ -2,6 +2,7 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.e2e.support.AwaitsBackgroundBuild;
 import dev.schedulerops.e2e.support.BackgroundBuild;
 import dev.schedulerops.e2e.support.KubernetesBinaries;
 import dev.schedulerops.e2e.support.SchedulerConfigAcceptance;
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * {@code e2e/cluster build}, no cluster. {@code -Dfuzz.e2e.profiles=N} (default 40) sets how many; the sample is random
  * each run. With {@code -Dfuzz.report=FILE} (bench/fuzz) a Markdown section is appended to FILE.
  */
-@Tag(BackgroundBuild.TAG)
+@AwaitsBackgroundBuild(BackgroundBuild.SCHEDULERS)
 class GeneratedProfilesAcceptedBySchedulerTest {
     private static final SchedulerConfigAcceptance ACCEPTANCE = SchedulerConfigAcceptance.usingBuiltBinaries();
     private static final ClusterFacts FACTS =

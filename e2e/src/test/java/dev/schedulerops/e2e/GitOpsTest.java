@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schedulerops.e2e.support.ArgoCdControllers;
 import dev.schedulerops.e2e.support.ArgoCdHealth;
 import dev.schedulerops.e2e.support.Await;
+import dev.schedulerops.e2e.support.AwaitsBackgroundBuild;
 import dev.schedulerops.e2e.support.BackgroundBuild;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
@@ -42,7 +43,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -61,7 +61,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>Order matters: each step starts from the state the previous one left. {@code [gitops]} lines narrate it
  * ({@code ./demo --gitops} shows them).
  */
-@Tag(BackgroundBuild.TAG)
+@AwaitsBackgroundBuild(BackgroundBuild.ARGOCD)
 @ExtendWith(ClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

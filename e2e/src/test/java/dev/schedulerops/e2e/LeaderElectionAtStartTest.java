@@ -2,6 +2,7 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.e2e.support.AwaitsBackgroundBuild;
 import dev.schedulerops.e2e.support.BackgroundBuild;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
@@ -13,7 +14,6 @@ import dev.schedulerops.operator.validation.ProfileValidator;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * (it cannot start a scheduler per config) give the same verdict. The boundary (6s against 5s) is refused: Go's
  * {@code time.Duration(1.2 * float64(5s))} is exactly 6s.
  */
-@Tag(BackgroundBuild.TAG)
+@AwaitsBackgroundBuild(BackgroundBuild.SCHEDULERS)
 @ExtendWith(ClusterExtension.class)
 class LeaderElectionAtStartTest {
     private static final String ACQUIRED = "successfully acquired lease";

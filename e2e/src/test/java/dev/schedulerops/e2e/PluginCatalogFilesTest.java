@@ -2,6 +2,7 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.e2e.support.AwaitsBackgroundBuild;
 import dev.schedulerops.e2e.support.BackgroundBuild;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.PluginCatalogSources;
@@ -13,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * -Dcatalogue.update=true} rewrites them: review the diff, a plugin or extension point that changes is a rule that
  * changes for every profile on that version.
  */
-@Tag(BackgroundBuild.TAG)
+@AwaitsBackgroundBuild(BackgroundBuild.SCHEDULERS)
 class PluginCatalogFilesTest {
     private static final boolean UPDATE = Boolean.getBoolean("catalogue.update");
     private static final String EMPTY_PROFILE =

@@ -2,6 +2,7 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.e2e.support.AwaitsBackgroundBuild;
 import dev.schedulerops.e2e.support.BackgroundBuild;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
@@ -23,7 +24,6 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (read from the release's bootstrap policy source, which {@code e2e/cluster build-schedulers} downloads) and on the
  * e2e control plane itself, and nothing on leases.
  */
-@Tag(BackgroundBuild.TAG)
+@AwaitsBackgroundBuild(BackgroundBuild.SCHEDULERS)
 @ExtendWith(ClusterExtension.class)
 class ProfileRolesTest {
     /** The rules a secondary scheduler must not have: the default scheduler's lease and its candidacy. */

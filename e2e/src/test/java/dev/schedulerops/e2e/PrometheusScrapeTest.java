@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schedulerops.e2e.support.Await;
+import dev.schedulerops.e2e.support.AwaitsBackgroundBuild;
 import dev.schedulerops.e2e.support.BackgroundBuild;
 import dev.schedulerops.e2e.support.ChildProcess;
 import dev.schedulerops.e2e.support.Cluster;
@@ -60,7 +61,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with the rules' waits cut to seconds, the alerts that need a fault fire when the test makes the fault and clear when
  * it undoes it.
  */
-@Tag(BackgroundBuild.TAG)
+@AwaitsBackgroundBuild(BackgroundBuild.PROMETHEUS)
 @Tag("real-node")
 @ExtendWith(ClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

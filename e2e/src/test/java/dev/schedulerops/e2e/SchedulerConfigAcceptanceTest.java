@@ -2,6 +2,7 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.e2e.support.AwaitsBackgroundBuild;
 import dev.schedulerops.e2e.support.BackgroundBuild;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.ExpectComment;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The real kube-scheduler binary judges the configs the operator renders: every sample's is accepted, and for a
  * catalogue of profiles that pass the CRD schema, the operator's validator rejects exactly those the binary rejects.
  */
-@Tag(BackgroundBuild.TAG)
+@AwaitsBackgroundBuild(BackgroundBuild.SCHEDULERS)
 class SchedulerConfigAcceptanceTest {
     private static final SchedulerConfigAcceptance ACCEPTANCE = SchedulerConfigAcceptance.usingBuiltBinaries();
     private static final ClusterFacts FACTS =

@@ -2,6 +2,7 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.e2e.support.AwaitsBackgroundBuild;
 import dev.schedulerops.e2e.support.BackgroundBuild;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.SchedulerHelp;
@@ -13,7 +14,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * from the real binaries, committed, and checked here on every run. {@code -Dcatalogue.update=true} rewrites them
  * (review the diff: a gate that disappears is one a profile may hold).
  */
-@Tag(BackgroundBuild.TAG)
+@AwaitsBackgroundBuild(BackgroundBuild.SCHEDULERS)
 class SchedulerFlagCatalogTest {
     private static final boolean UPDATE = Boolean.getBoolean("catalogue.update");
 

@@ -2,6 +2,7 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.e2e.support.AwaitsBackgroundBuild;
 import dev.schedulerops.e2e.support.BackgroundBuild;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.SchedulerConfigAcceptance;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * flags naming files, flags --config makes kube-scheduler ignore, string flags it cannot check, GA gates) are not asked
  * of the binary, which would accept them; every other verdict must agree, case by case.
  */
-@Tag(BackgroundBuild.TAG)
+@AwaitsBackgroundBuild(BackgroundBuild.SCHEDULERS)
 class SchedulerFlagsAgreementTest {
     private static final long SEED = Long.getLong("flags.seed", 20261123L);
 

@@ -2,6 +2,7 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.e2e.support.AwaitsBackgroundBuild;
 import dev.schedulerops.e2e.support.BackgroundBuild;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.SchedulerConfigAcceptance;
@@ -26,7 +27,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -43,7 +43,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * to FILE.disagreements),
  * {@code -Dagreement.versions=1.30.14,1.33.13} limits the run to those releases.
  */
-@Tag(BackgroundBuild.TAG)
+@AwaitsBackgroundBuild(BackgroundBuild.SCHEDULERS)
 class ValidatorAgreementTest {
     private static final long SEED = Long.getLong("agreement.seed", 13L);
     private static final int CASES = Integer.getInteger("agreement.cases", 300);

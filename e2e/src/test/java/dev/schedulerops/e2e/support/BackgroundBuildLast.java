@@ -1,26 +1,37 @@
 package dev.schedulerops.e2e.support;
 
-import java.util.Arrays;
 import java.util.Comparator;
 import org.junit.jupiter.api.ClassDescriptor;
 import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.ClassOrdererContext;
-import org.junit.jupiter.api.Tag;
 
 /**
- * The e2e module's class order (junit-platform.properties): the classes tagged {@value BackgroundBuild#TAG} after
- * the others, each group in the order the classes were found. On a fresh machine those classes wait for what
- * {@code ./test} still builds in the background; the rest of their tier runs meanwhile.
+ * The e2e module's class order (junit-platform.properties): the classes that wait for the background build
+ * ({@link AwaitsBackgroundBuild}) after the others, by their stage in build order; otherwise in the order the classes
+ * were found. On a fresh machine the rest of their tier runs while {@code ./test} still builds, and a class whose
+ * stage is built does not wait behind one whose stage is not.
  */
 public final class BackgroundBuildLast implements ClassOrderer {
     @Override
     public void orderClasses(ClassOrdererContext context) {
         // List.sort is stable: within each group the order stays the one the classes were found in.
-        context.getClassDescriptors().sort(Comparator.comparing(BackgroundBuildLast::needsBackgroundBuild));
+        context.getClassDescriptors().sort(Comparator.comparingInt(BackgroundBuildLast::rank));
     }
 
-    static boolean needsBackgroundBuild(ClassDescriptor descriptor) {
-        return Arrays.stream(descriptor.getTestClass().getAnnotationsByType(Tag.class))
-                .anyMatch(tag -> tag.value().equals(BackgroundBuild.TAG));
+    /** -1 for a class that does not wait, else its stage's place in {@link BackgroundBuild#STAGES}. */
+    static int rank(ClassDescriptor descriptor) {
+        return descriptor
+                .findAnnotation(AwaitsBackgroundBuild.class)
+                .map(awaits -> {
+                    int stage = BackgroundBuild.STAGES.indexOf(awaits.value());
+                    if (stage < 0) {
+                        throw new IllegalArgumentException(
+                                descriptor.getTestClass().getName() + " awaits "
+                                        + awaits.value() + ", which is not a background-build stage: "
+                                        + BackgroundBuild.STAGES);
+                    }
+                    return stage;
+                })
+                .orElse(-1);
     }
 }

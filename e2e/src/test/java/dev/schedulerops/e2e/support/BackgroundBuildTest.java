@@ -1,6 +1,7 @@
 package dev.schedulerops.e2e.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,13 +12,17 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.ClassDescriptor;
 import org.junit.jupiter.api.ClassOrdererContext;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.commons.support.AnnotationSupport;
 
-/** How a test waits for ./test's background build, and the class order that puts the waiting classes last. */
+/** How a test waits for ./test's background build, and the class order that puts the waiting classes last, by stage. */
 class BackgroundBuildTest {
     private static final Duration POLL = Duration.ofMillis(20);
 
@@ -67,26 +72,72 @@ class BackgroundBuildTest {
         return System.nanoTime() + Duration.ofMinutes(1).toNanos();
     }
 
-    @Tag(BackgroundBuild.TAG)
-    static class NeedsTools {}
+    @AwaitsBackgroundBuild(BackgroundBuild.ARGOCD)
+    static class NeedsArgoCd {}
+
+    @AwaitsBackgroundBuild(BackgroundBuild.SCHEDULERS)
+    static class NeedsSchedulers {}
 
     @Tag("real-node")
-    @Tag(BackgroundBuild.TAG)
-    static class RealNodeNeedsTools {}
+    @AwaitsBackgroundBuild(BackgroundBuild.PROMETHEUS)
+    static class RealNodeNeedsPrometheus {}
 
     @Tag("real-node")
     static class RealNodeOnly {}
 
     static class Plain {}
 
+    @AwaitsBackgroundBuild("helm")
+    static class NeedsNoStage {}
+
     @Test
-    void theClassesThatWaitRunLastAndEachGroupKeepsItsOrder() {
-        List<ClassDescriptor> classes = new ArrayList<>(List.of(
-                descriptor(NeedsTools.class),
-                descriptor(Plain.class),
-                descriptor(RealNodeNeedsTools.class),
-                descriptor(RealNodeOnly.class)));
-        new BackgroundBuildLast().orderClasses(new ClassOrdererContext() {
+    void theClassesThatWaitRunLastByStageAndTheOthersKeepTheirOrder() {
+        List<ClassDescriptor> classes = new ArrayList<>(Stream.of(
+                        NeedsArgoCd.class,
+                        Plain.class,
+                        NeedsSchedulers.class,
+                        RealNodeNeedsPrometheus.class,
+                        RealNodeOnly.class)
+                .map(BackgroundBuildTest::descriptor)
+                .toList());
+        new BackgroundBuildLast().orderClasses(context(classes));
+        assertThat(classes.stream().map(ClassDescriptor::getTestClass).toList())
+                .containsExactly(
+                        Plain.class,
+                        RealNodeOnly.class,
+                        RealNodeNeedsPrometheus.class,
+                        NeedsArgoCd.class,
+                        NeedsSchedulers.class);
+    }
+
+    @Test
+    void aClassThatAwaitsAStageTheBuildDoesNotHaveIsAnError() {
+        List<ClassDescriptor> classes =
+                new ArrayList<>(List.of(descriptor(Plain.class), descriptor(NeedsNoStage.class)));
+        assertThatThrownBy(() -> new BackgroundBuildLast().orderClasses(context(classes)))
+                .hasMessageContaining("awaits helm, which is not a background-build stage");
+    }
+
+    @Test
+    void aClassThatAwaitsAStageCarriesTheTagTheTiersSelectBy() {
+        // JUnit finds tags as this does, through meta-annotations.
+        assertThat(AnnotationSupport.findRepeatableAnnotations(RealNodeNeedsPrometheus.class, Tag.class))
+                .extracting(Tag::value)
+                .containsExactlyInAnyOrder("real-node", BackgroundBuild.TAG);
+    }
+
+    /** The order here is ./test's lanes one after the other: a class ranked before its stage's would wait. */
+    @Test
+    void theStagesAreTheOnesTestBuildsInItsLanesOrder() throws Exception {
+        Path script = Path.of(System.getProperty("user.dir")).resolveSibling("test");
+        Matcher lanes = Pattern.compile("(?m)^background_lanes=\\(([^)]*)\\)$").matcher(Files.readString(script));
+        assertThat(lanes.find()).as("background_lanes=(...) in %s", script).isTrue();
+        assertThat(List.of(lanes.group(1).replace("\"", " ").trim().split("\\s+")))
+                .isEqualTo(BackgroundBuild.STAGES);
+    }
+
+    private static ClassOrdererContext context(List<ClassDescriptor> classes) {
+        return new ClassOrdererContext() {
             @Override
             public List<? extends ClassDescriptor> getClassDescriptors() {
                 return classes;
@@ -96,9 +147,7 @@ class BackgroundBuildTest {
             public Optional<String> getConfigurationParameter(String key) {
                 return Optional.empty();
             }
-        });
-        assertThat(classes.stream().map(ClassDescriptor::getTestClass).toList())
-                .containsExactly(Plain.class, RealNodeOnly.class, NeedsTools.class, RealNodeNeedsTools.class);
+        };
     }
 
     private static ClassDescriptor descriptor(Class<?> type) {
@@ -120,12 +169,12 @@ class BackgroundBuildTest {
 
             @Override
             public <A extends java.lang.annotation.Annotation> Optional<A> findAnnotation(Class<A> annotation) {
-                return Optional.ofNullable(type.getAnnotation(annotation));
+                return AnnotationSupport.findAnnotation(type, annotation);
             }
 
             @Override
             public <A extends java.lang.annotation.Annotation> List<A> findRepeatableAnnotations(Class<A> annotation) {
-                return List.of(type.getAnnotationsByType(annotation));
+                return AnnotationSupport.findRepeatableAnnotations(type, annotation);
             }
         };
     }

@@ -8,14 +8,13 @@ import dev.schedulerops.e2e.support.SchedulerConfigAcceptance.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The acceptance helper against hand-written configs whose verdict the real kube-scheduler is known to give. */
-@Tag(BackgroundBuild.TAG)
+@AwaitsBackgroundBuild(BackgroundBuild.SCHEDULERS)
 class SchedulerConfigAcceptanceHelperTest {
     private final SchedulerConfigAcceptance acceptance = SchedulerConfigAcceptance.usingBuiltBinaries();
 
