@@ -1,6 +1,7 @@
 package dev.schedulerops.e2e.support;
 
 import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Tag;
  * are still building.
  */
 @Target(ElementType.TYPE)
+@Inherited
 @Retention(RetentionPolicy.RUNTIME)
 @Tag(BackgroundBuild.TAG)
 public @interface AwaitsBackgroundBuild {

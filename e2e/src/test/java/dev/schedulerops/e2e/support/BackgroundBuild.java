@@ -15,29 +15,30 @@ import org.slf4j.LoggerFactory;
 /**
  * What {@code ./test} builds while the tests run: the kube-scheduler of every supported minor and the third-party
  * tools (Flux, Argo CD, Prometheus, kube-router) take most of an hour on a fresh machine, and only some test classes
- * need them. {@code ./test} builds them in the background, at the lowest CPU priority, and passes its status file as
- * {@value #PROPERTY}; a test that needs a stage waits here until the stage is finished (or the build ends), then looks
- * for its binaries as it always did. Classes that wait ({@link AwaitsBackgroundBuild}) run last in their tier, in the
- * order of their stages ({@link BackgroundBuildLast}), so that the others do not wait behind them.
+ * need them. {@code ./test} builds them in the background, in two lanes, all but kube-router at {@code nice 19}, and passes its status file as {@value #PROPERTY}; a test that needs a stage waits here until the stage is
+ * finished (or the build ends), then looks for its binaries as it always did. Classes that wait
+ * ({@link AwaitsBackgroundBuild}) run last in their tier, in the order their stages are expected to finish
+ * ({@link BackgroundBuildLast}), so that the others do not wait behind them.
  *
  * <p>The status file, written by {@code ./test}: a line {@code finished STAGE} or {@code failed STAGE (exit N)} per
- * stage, in order, then {@code done}. Without the property (a developer's run) nothing waits.
+ * stage as each ends (the two lanes' lines interleave), then {@code done}. Without the property (a developer's run)
+ * nothing waits.
  */
 public final class BackgroundBuild {
     public static final String PROPERTY = "schedulerops.backgroundBuild";
     public static final String TAG = "background-build";
 
-    /**
-     * The stages, in the order they are expected to finish: ./test's two lanes ({@code background_lanes}), one after the
-     * other, the scheduler versions' lane last. A tool's stage is its e2e/tools/build name.
-     */
     public static final String KUBE_ROUTER = "kube-router";
-
     public static final String PROMETHEUS = "prometheus";
     public static final String SCHEDULERS = "schedulers";
     public static final String FLUX = "flux";
     public static final String GITSERVER = "gitserver";
     public static final String ARGOCD = "argocd";
+
+    /**
+     * The stages, in the order they are expected to finish: ./test's two lanes ({@code background_lanes}), one after the
+     * other, the scheduler versions' lane (the longest) last. A tool's stage is its e2e/tools/build name.
+     */
     public static final List<String> STAGES = List.of(KUBE_ROUTER, PROMETHEUS, FLUX, GITSERVER, ARGOCD, SCHEDULERS);
 
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundBuild.class);

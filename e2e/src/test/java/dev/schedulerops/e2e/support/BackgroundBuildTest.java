@@ -129,7 +129,7 @@ class BackgroundBuildTest {
     /** The order here is ./test's lanes one after the other: a class ranked before its stage's would wait. */
     @Test
     void theStagesAreTheOnesTestBuildsInItsLanesOrder() throws Exception {
-        Path script = Path.of(System.getProperty("user.dir")).resolveSibling("test");
+        Path script = E2eSettings.repoRoot().resolve("test");
         Matcher lanes = Pattern.compile("(?m)^background_lanes=\\(([^)]*)\\)$").matcher(Files.readString(script));
         assertThat(lanes.find()).as("background_lanes=(...) in %s", script).isTrue();
         assertThat(List.of(lanes.group(1).replace("\"", " ").trim().split("\\s+")))
