@@ -12,3 +12,9 @@
 # with other link flags recompiles every package (85 s of CPU for a leader-election-check after its kube-scheduler).
 # shellcheck disable=SC2034  # used by the scripts that source this file
 TEST_ONLY_GCFLAGS=(-gcflags "all=-N -l" -gcflags "std=")
+
+# A kube-scheduler that build-schedulers compiled for tests only has this file beside it: `e2e/cluster build` of that
+# version (e2e/matrix, e2e/control-plane-upgrade) then builds it again, optimised, for the cluster, e2e/images refuses
+# it, and the leader-election-check is compiled with the same flags as the kube-scheduler it sits beside.
+# shellcheck disable=SC2034
+TEST_ONLY_STAMP=kube-scheduler.test-only
