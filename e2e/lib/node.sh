@@ -128,9 +128,11 @@ EOF
 
 # --- host network ------------------------------------------------------------------------------------------
 
-# Sysctls the node needs or the kubelet changes (protectKernelDefaults: false); their old values are restored.
+# Sysctls the node needs or the kubelet or kube-proxy changes (protectKernelDefaults: false; kube-proxy's conntrack
+# TCP timeouts, cmd/kube-proxy/app/server_linux.go); their old values are restored.
 NODE_SYSCTLS=(net.ipv4.ip_forward net.bridge.bridge-nf-call-iptables vm.overcommit_memory vm.panic_on_oom
-  kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes)
+  kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes
+  net.netfilter.nf_conntrack_tcp_timeout_established net.netfilter.nf_conntrack_tcp_timeout_close_wait)
 
 node_network_up() {
   local saved="$(node_state)/sysctls.saved"
