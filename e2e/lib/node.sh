@@ -128,11 +128,10 @@ EOF
 
 # --- host network ------------------------------------------------------------------------------------------
 
-# Sysctls the node needs or the kubelet or kube-proxy changes (protectKernelDefaults: false; kube-proxy's conntrack
-# TCP timeouts, cmd/kube-proxy/app/server_linux.go); their old values are restored.
+# Sysctls the node needs or the kubelet changes (protectKernelDefaults: false); their old values are restored.
+# kube-proxy changes none (its conntrack settings below are 0: leave the host's as they are).
 NODE_SYSCTLS=(net.ipv4.ip_forward net.bridge.bridge-nf-call-iptables vm.overcommit_memory vm.panic_on_oom
-  kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes
-  net.netfilter.nf_conntrack_tcp_timeout_established net.netfilter.nf_conntrack_tcp_timeout_close_wait)
+  kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes)
 
 node_network_up() {
   local saved="$(node_state)/sysctls.saved"
@@ -267,6 +266,7 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "system:
 subjects:
   - {apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:schedulerops:coredns"}
 EOF
+  # Only the plugins e2e/src/test/go/coredns compiles in: a plugin added here must be added there too.
   cat >"$(node_state)/Corefile" <<EOF
 cluster.local:53 in-addr.arpa:53 ip6.arpa:53 {
     bind $NODE_IP
@@ -358,7 +358,7 @@ bindAddress: 127.0.0.1
 healthzBindAddress: 127.0.0.1:10256
 metricsBindAddress: 127.0.0.1:10249
 nodePortAddresses: ["$NODE_IP/32"]
-conntrack: {maxPerCore: 0}
+conntrack: {maxPerCore: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s}
 iptables: {minSyncPeriod: 1s, syncPeriod: 30s}
 EOF
   log "starting kube-proxy v$K8S_VERSION (iptables mode)"
