@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # One real node for the local cluster: containerd + runc, kubelet, kube-proxy, a CNI bridge and CoreDNS, all as
 # host processes started by `e2e/cluster real-node` and removed by `e2e/cluster down`. Sourced by e2e/cluster,
-# which defines BIN_DIR, CLUSTER, KWOK_WORKDIR, log, die, kc, cluster_dir and kubeconfig_path.
+# which defines BIN_DIR, CLUSTER, KWOK_WORKDIR, COREDNS_VERSION, log, die, kc, cluster_dir and kubeconfig_path.
 #
 # Addresses (nothing here is routed off the host):
 #   bridge sops0 10.213.0.1/24  the node's InternalIP, the pods' gateway, CoreDNS (:53), the API server proxy
@@ -26,7 +26,6 @@ NODE_IP=10.213.0.1
 NODE_POD_CIDR=10.213.0.0/24
 NODE_SERVICE_CIDR=10.214.0.0/24
 NODE_KUBERNETES_SERVICE_IP=10.214.0.1
-COREDNS_VERSION="1.12.0" # the version kubeadm 1.33 installs
 LOCAL_REGISTRY="127.0.0.1:5005"
 
 node_state() { echo "/var/lib/schedulerops/$CLUSTER"; }
