@@ -20,17 +20,41 @@
 # (KUBE-ROUTER-*, KUBE-POD-FW-*, KUBE-NWPLCY-*) and ipsets (KUBE-SRC-*, KUBE-DST-*). `network-policy off` and
 # `e2e/cluster down` stop it and remove both.
 
-NODE_NAME="${SCHEDULEROPS_REAL_NODE:-real-node}"
-NODE_BRIDGE=sops0
-NODE_IP=10.213.0.1
-NODE_POD_CIDR=10.213.0.0/24
 NODE_SERVICE_CIDR=10.214.0.0/24
 NODE_KUBERNETES_SERVICE_IP=10.214.0.1
+NODE_PODS_CIDR=10.213.0.0/16 # every node's pods (kube-proxy's clusterCIDR, and the pods' route to the other node)
+NODE_API_IP=10.213.0.1       # node 1's address: CoreDNS and the API server proxy, for the pods of both nodes
 LOCAL_REGISTRY="127.0.0.1:5005"
 
-node_state() { echo "/var/lib/schedulerops/$CLUSTER"; }
-node_run() { echo "/run/schedulerops/$CLUSTER"; }
-node_logs() { echo "$(cluster_dir)/logs/node"; }
+# Which node the functions below act on. Node 1 runs in the host's network namespace; node 2 (only for the real drain,
+# see "A second real node" in e2e/README.md and e2e/design/second-real-node.md) in a network namespace of its own,
+# linked to the host by one veth pair, with its own bridge, pod range, cgroup root, pod-log directory and state
+# directories nested in node 1's. Node 2 needs node 1: it shares its CoreDNS, API server proxy and registry.
+node_select() {
+  NODE_INDEX=$1
+  case $1 in
+    1)
+      NODE_NAME="${SCHEDULEROPS_REAL_NODE:-real-node}" NODE_BRIDGE=sops0 NODE_IP=10.213.0.1
+      NODE_POD_CIDR=10.213.0.0/24 NODE_CGROUP_ROOT="" NODE_SUFFIX=""
+      ;;
+    2)
+      NODE_NAME="${SCHEDULEROPS_REAL_NODE:-real-node}-2" NODE_BRIDGE=sops1 NODE_IP=10.213.1.1
+      NODE_POD_CIDR=10.213.1.0/24 NODE_CGROUP_ROOT=/schedulerops-node2 NODE_SUFFIX=/node2
+      ;;
+    *) die "no real node $1: 1 or 2" ;;
+  esac
+}
+node_select 1
+
+node_state() { echo "/var/lib/schedulerops/$CLUSTER$NODE_SUFFIX"; }
+node_run() { echo "/run/schedulerops/$CLUSTER$NODE_SUFFIX"; }
+node_logs() { echo "$(cluster_dir)/logs/node${NODE_SUFFIX#/node}"; }
+# Node 2's network namespace: a file held by a bind mount (nsenter --net, never `ip netns exec`, which would give each
+# daemon a mount namespace of its own where the kubelet's volume mounts are not seen by containerd).
+node_netns() { [ "$NODE_INDEX" = 1 ] || echo "$(node_run)/netns"; }
+node_in() {
+  if [ "$NODE_INDEX" = 1 ]; then "$@"; else nsenter --net="$(node_netns)" -- "$@"; fi
+}
 node_pki() { echo "$(node_state)/pki"; }
 containerd_sock() { echo "$(node_run)/containerd/containerd.sock"; }
 ctr_() { ctr --address "$(containerd_sock)" --namespace k8s.io "$@"; }
@@ -55,7 +79,7 @@ node_require() {
 # "Third-party tools" in e2e/README.md).
 node_network_policy_require() {
   command -v ipset >/dev/null 2>&1 || die "missing for the NetworkPolicy enforcer: ipset (apt-get install ipset; .ci/run installs it)"
-  [ "$(sysctl -n net.bridge.bridge-nf-call-iptables 2>/dev/null)" = 1 ] \
+  [ "$(node_in sysctl -n net.bridge.bridge-nf-call-iptables 2>/dev/null)" = 1 ] \
     || die "the NetworkPolicy enforcer needs br_netfilter with net.bridge.bridge-nf-call-iptables=1 (the real node sets it)"
 }
 
@@ -66,9 +90,14 @@ node_spawn() {
   local name=$1 pidfile=$2
   shift 2
   mkdir -p "$(node_logs)"
+  # nsenter without --fork execs: the pid file holds the daemon's pid on either node.
+  if [ "$NODE_INDEX" != 1 ] && [ -z "${NODE_SPAWN_ON_HOST:-}" ]; then set -- nsenter --net="$(node_netns)" -- "$@"; fi
   (without_inherited_fds setsid "$@" >>"$(node_logs)/$name.log" 2>&1 </dev/null) &
   echo $! >"$pidfile"
 }
+
+# The same in the host's network namespace, whichever node is selected.
+node_spawn_host() { NODE_SPAWN_ON_HOST=1 node_spawn "$@"; }
 
 node_wait() {
   local what=$1 seconds=$2
@@ -105,6 +134,8 @@ node_cert() {
 node_kubeconfig() {
   local name=$1 server
   server=$(kc config view -o jsonpath='{.clusters[0].cluster.server}')
+  # Node 2's loopback is its own: it reaches the API server through node 1's proxy.
+  [ "$NODE_INDEX" = 1 ] || server="https://$NODE_API_IP:${server##*:}"
   cat >"$(node_pki)/$name.kubeconfig" <<EOF
 apiVersion: v1
 kind: Config
@@ -155,11 +186,16 @@ node_network_up() {
     iptables -A SCHEDULEROPS-NODE -d "$NODE_POD_CIDR" -j DROP
   fi
   iptables -C FORWARD -j SCHEDULEROPS-NODE 2>/dev/null || iptables -I FORWARD 1 -j SCHEDULEROPS-NODE
+  node_cni_config
+}
+
+# A pod's routes: its node's bridge, the service range and the other node's pods (via its gateway, this node).
+node_cni_config() {
   mkdir -p "$(node_state)/cni/net.d" "$(node_state)/cni/ipam"
   cat >"$(node_state)/cni/net.d/10-schedulerops.conflist" <<EOF
 {
   "cniVersion": "1.0.0",
-  "name": "schedulerops",
+  "name": "schedulerops${NODE_SUFFIX:+-node$NODE_INDEX}",
   "plugins": [
     {
       "type": "bridge",
@@ -171,12 +207,83 @@ node_network_up() {
         "type": "host-local",
         "dataDir": "$(node_state)/cni/ipam",
         "ranges": [[{"subnet": "$NODE_POD_CIDR", "gateway": "$NODE_IP"}]],
-        "routes": [{"dst": "$NODE_SERVICE_CIDR"}]
+        "routes": [{"dst": "$NODE_SERVICE_CIDR"}, {"dst": "$NODE_PODS_CIDR"}]
       }
     }
   ]
 }
 EOF
+}
+
+# Node 2's network: a namespace of its own with its bridge, joined to the host by the veth pair sops-n2h (host,
+# 10.213.254.1) / sops-n2n (namespace, 10.213.254.2) and plain routes, no NAT, no default route. Pods of the two nodes
+# reach each other, and node 2's pods reach CoreDNS and the API server proxy on 10.213.0.1; the host forwards nothing
+# else to or from the veth. Sysctls set inside the namespace are its own and go with it.
+NODE2_HOST_VETH=sops-n2h
+NODE2_NS_VETH=sops-n2n
+
+node_netns_up() {
+  local netns
+  netns=$(node_netns)
+  if ! findmnt -rn "$netns" >/dev/null 2>&1; then
+    touch "$netns"
+    unshare --net="$netns" true || die "could not create node $NODE_NAME's network namespace"
+  fi
+  node_in readlink /proc/self/ns/net >"$(node_state)/netns.id"
+  if ! ip link show "$NODE2_HOST_VETH" >/dev/null 2>&1; then
+    ip link add "$NODE2_HOST_VETH" type veth peer name "$NODE2_NS_VETH"
+    ip link set "$NODE2_NS_VETH" netns "$netns"
+  fi
+  ip addr show dev "$NODE2_HOST_VETH" | grep -q " 10.213.254.1/" || ip addr add 10.213.254.1/30 dev "$NODE2_HOST_VETH"
+  ip link set "$NODE2_HOST_VETH" up
+  ip route replace "$NODE_POD_CIDR" via 10.213.254.2 dev "$NODE2_HOST_VETH"
+  node_in ip link set lo up
+  node_in ip addr show dev "$NODE2_NS_VETH" | grep -q " 10.213.254.2/" || node_in ip addr add 10.213.254.2/30 dev "$NODE2_NS_VETH"
+  node_in ip link set "$NODE2_NS_VETH" up
+  node_in ip link show "$NODE_BRIDGE" >/dev/null 2>&1 || node_in ip link add "$NODE_BRIDGE" type bridge
+  node_in ip addr show dev "$NODE_BRIDGE" | grep -q " $NODE_IP/" || node_in ip addr add "$NODE_IP/24" dev "$NODE_BRIDGE"
+  node_in ip link set "$NODE_BRIDGE" up
+  node_in ip route replace 10.213.0.0/24 via 10.213.254.1 dev "$NODE2_NS_VETH"
+  node_in sysctl -q -w net.ipv4.ip_forward=1 net.bridge.bridge-nf-call-iptables=1 >/dev/null
+  if ! node_in iptables -S SCHEDULEROPS-NODE >/dev/null 2>&1; then
+    node_in iptables -N SCHEDULEROPS-NODE
+    node_in iptables -A SCHEDULEROPS-NODE -i "$NODE_BRIDGE" -o "$NODE_BRIDGE" -j ACCEPT
+    node_in iptables -A SCHEDULEROPS-NODE -i "$NODE_BRIDGE" -o "$NODE2_NS_VETH" -s "$NODE_POD_CIDR" -d "$NODE_PODS_CIDR" -j ACCEPT
+    node_in iptables -A SCHEDULEROPS-NODE -i "$NODE2_NS_VETH" -o "$NODE_BRIDGE" -d "$NODE_POD_CIDR" -j ACCEPT
+    node_in iptables -A SCHEDULEROPS-NODE -s "$NODE_POD_CIDR" -j DROP
+    node_in iptables -A SCHEDULEROPS-NODE -d "$NODE_POD_CIDR" -j DROP
+  fi
+  node_in iptables -C FORWARD -j SCHEDULEROPS-NODE 2>/dev/null || node_in iptables -I FORWARD 1 -j SCHEDULEROPS-NODE
+  # On the host: pod to pod between the two bridges, before node 1's chain (whose DROPs would catch it).
+  local node1_pods=10.213.0.0/24
+  if ! iptables -S SCHEDULEROPS-NODE2 >/dev/null 2>&1; then
+    iptables -N SCHEDULEROPS-NODE2
+    iptables -A SCHEDULEROPS-NODE2 -i sops0 -o "$NODE2_HOST_VETH" -s "$node1_pods" -d "$NODE_POD_CIDR" -j ACCEPT
+    iptables -A SCHEDULEROPS-NODE2 -i "$NODE2_HOST_VETH" -o sops0 -s "$NODE_POD_CIDR" -d "$node1_pods" -j ACCEPT
+    iptables -A SCHEDULEROPS-NODE2 -i "$NODE2_HOST_VETH" -j DROP
+    iptables -A SCHEDULEROPS-NODE2 -o "$NODE2_HOST_VETH" -j DROP
+  fi
+  iptables -C FORWARD -j SCHEDULEROPS-NODE2 2>/dev/null || iptables -I FORWARD 1 -j SCHEDULEROPS-NODE2
+  node_cni_config
+  # The kubelet refuses a cgroupRoot missing from any hierarchy; cpuset's must have its CPUs and memory nodes set.
+  local h
+  for h in /sys/fs/cgroup/*/; do
+    mkdir -p "$h${NODE_CGROUP_ROOT#/}"
+  done
+  cat /sys/fs/cgroup/cpuset/cpuset.cpus >"/sys/fs/cgroup/cpuset$NODE_CGROUP_ROOT/cpuset.cpus"
+  cat /sys/fs/cgroup/cpuset/cpuset.mems >"/sys/fs/cgroup/cpuset$NODE_CGROUP_ROOT/cpuset.mems"
+}
+
+# The registry listens on the host's loopback only; node 2's containerd pulls from its own loopback, relayed over a
+# UNIX socket (nothing new listens on a network address).
+node_registry_relay_up() {
+  local sock="$(node_run)/registry.sock"
+  node_pid_alive "$(node_run)/registry-relay-host.pid" \
+    || node_spawn_host registry-relay-host "$(node_run)/registry-relay-host.pid" \
+      socat "UNIX-LISTEN:$sock,fork,unlink-early,mode=600" "TCP:$LOCAL_REGISTRY"
+  node_pid_alive "$(node_run)/registry-relay.pid" \
+    || node_spawn registry-relay "$(node_run)/registry-relay.pid" \
+      socat "TCP-LISTEN:${LOCAL_REGISTRY##*:},bind=${LOCAL_REGISTRY%:*},fork,reuseaddr" "UNIX-CONNECT:$sock"
 }
 
 # --- components --------------------------------------------------------------------------------------------
@@ -228,6 +335,8 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
       runtime_type = "io.containerd.runc.v2"
       [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
         SystemdCgroup = false
+        # runc's state of this node's containers (the default, /run/containerd/runc, would be both nodes').
+        Root = "$(node_run)/runc"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "$(node_state)/cni/net.d"
@@ -299,7 +408,7 @@ node_kubelet_up() {
   node_cert kubelet "/O=system:nodes/CN=system:node:$NODE_NAME" clientAuth
   node_cert kubelet-serving "/O=system:nodes/CN=system:node:$NODE_NAME" serverAuth "IP:$NODE_IP,DNS:$NODE_NAME"
   node_kubeconfig kubelet
-  echo "nameserver $NODE_IP" >"$(node_state)/resolv.conf"
+  echo "nameserver $NODE_API_IP" >"$(node_state)/resolv.conf"
   mkdir -p "$(node_state)/kubelet"
   cat >"$(node_state)/kubelet.yaml" <<EOF
 apiVersion: kubelet.config.k8s.io/v1beta1
@@ -320,7 +429,7 @@ cgroupDriver: cgroupfs
 failCgroupV1: false
 containerRuntimeEndpoint: unix://$(containerd_sock)
 imageServiceEndpoint: unix://$(containerd_sock)
-clusterDNS: [$NODE_IP]
+clusterDNS: [$NODE_API_IP]
 clusterDomain: cluster.local
 resolvConf: $(node_state)/resolv.conf
 podCIDR: $NODE_POD_CIDR
@@ -335,6 +444,16 @@ imageGCLowThresholdPercent: 99
 nodeStatusUpdateFrequency: 5s
 syncFrequency: 10s
 EOF
+  if [ "$NODE_INDEX" != 1 ]; then
+    # Two kubelets on one machine: each must own its pods' cgroups (a kubelet kills the processes of pod cgroups it
+    # does not know, under its kubepods) and its pods' logs (it removes the log directories of pods it does not run).
+    # The taint keeps every other test's pods off this node.
+    cat >>"$(node_state)/kubelet.yaml" <<EOF
+cgroupRoot: $NODE_CGROUP_ROOT
+podLogsDir: $(node_state)/pod-logs
+registerWithTaints: [{key: e2e.schedulerops.dev/second-node, effect: NoSchedule}]
+EOF
+  fi
   log "starting kubelet v$K8S_VERSION as node $NODE_NAME ($NODE_IP)"
   node_spawn kubelet "$pidfile" "$BIN_DIR/kubelet" --config "$(node_state)/kubelet.yaml" \
     --kubeconfig "$(node_pki)/kubelet.kubeconfig" --root-dir "$(node_state)/kubelet" \
@@ -352,7 +471,7 @@ kind: KubeProxyConfiguration
 clientConnection: {kubeconfig: $(node_pki)/kube-proxy.kubeconfig}
 hostnameOverride: $NODE_NAME
 mode: iptables
-clusterCIDR: $NODE_POD_CIDR
+clusterCIDR: $NODE_PODS_CIDR
 bindAddress: 127.0.0.1
 healthzBindAddress: 127.0.0.1:10256
 metricsBindAddress: 127.0.0.1:10249
@@ -380,7 +499,16 @@ node_taint_kwok() {
 # Live facts only: the marker survives a killed run or a reboot, the node object does not survive a new cluster.
 real_node_exists() { [ -f "$(node_state)/.up" ] && kc get node "$NODE_NAME" >/dev/null 2>&1; }
 
+# e2e/cluster real-node [2]
 real_node() {
+  case "${1:-1}" in
+    1) ;;
+    2)
+      real_node_second
+      return
+      ;;
+    *) die "usage: e2e/cluster real-node [2]" ;;
+  esac
   node_require
   api_ready || die "no cluster running: run 'e2e/cluster up' first"
   local other
@@ -409,6 +537,41 @@ real_node() {
   node_pid_alive "$(node_run)/kube-router.pid" && enforcer=", kube-router's NetworkPolicy firewall"
   log "real node $NODE_NAME is Ready (containerd, kubelet, kube-proxy, CoreDNS$enforcer; logs in $(node_logs))"
   echo "$NODE_NAME"
+}
+
+# Node 2 joins node 1's cluster: its own containerd, kubelet and kube-proxy in its own network namespace, tainted
+# (e2e.schedulerops.dev/second-node) so that only pods that tolerate it land there. When node 1 enforces
+# NetworkPolicies, node 2 runs a kube-router of its own, whose chains and ipsets live in its namespace.
+real_node_second() {
+  node_require
+  api_ready || die "no cluster running: run 'e2e/cluster up' first"
+  real_node_exists || die "a second real node needs the first: run 'e2e/cluster real-node' first"
+  node_select 2
+  mkdir -p "$(node_state)" "$(node_run)" "$(node_pki)" "$(node_logs)"
+  node_netns_up
+  node_registry_relay_up
+  node_containerd_up
+  node_kubelet_up
+  node_kube_proxy_up
+  node_wait "node $NODE_NAME Ready" 90 node_ready
+  touch "$(node_state)/.up"
+  local enforcer=""
+  if (node_select 1 && node_pid_alive "$(node_run)/kube-router.pid"); then
+    node_network_policy_up
+    enforcer=", kube-router's NetworkPolicy firewall"
+  fi
+  log "real node $NODE_NAME is Ready (containerd, kubelet, kube-proxy$enforcer in its own network namespace; logs in $(node_logs))"
+  echo "$NODE_NAME"
+}
+
+node_second_exists() { (node_select 2 && real_node_exists); }
+
+# e2e/cluster real-node-down 2: removes node 2 and everything it changed, leaving node 1 as it was.
+real_node_down() {
+  [ "${1:-}" = 2 ] || die "usage: e2e/cluster real-node-down 2 (node 1 goes with 'e2e/cluster down')"
+  [ "$(id -u)" = 0 ] || die "removing a real node needs root"
+  node_select 2
+  node_down_second
 }
 
 # Stops the kubelet and starts it again with the same state: running pods must survive it.
@@ -455,13 +618,13 @@ EOF
 
 # Its first full sync is done: the jump it keeps first in FORWARD, and its default policy chain.
 node_kube_router_synced() {
-  iptables -t filter -S FORWARD 2>/dev/null | grep -q -- '-j KUBE-ROUTER-FORWARD' \
-    && iptables -t filter -S KUBE-NWPLCY-DEFAULT >/dev/null 2>&1
+  node_in iptables -t filter -S FORWARD 2>/dev/null | grep -q -- '-j KUBE-ROUTER-FORWARD' \
+    && node_in iptables -t filter -S KUBE-NWPLCY-DEFAULT >/dev/null 2>&1
 }
 
 node_kube_router_ipsets() {
   command -v ipset >/dev/null 2>&1 || return 0
-  ipset list -n 2>/dev/null | grep -E '^(KUBE-SRC-|KUBE-DST-|kube-router)' || true
+  node_in ipset list -n 2>/dev/null | grep -E '^(KUBE-SRC-|KUBE-DST-|kube-router)' || true
 }
 
 node_network_policy_up() {
@@ -511,20 +674,20 @@ node_network_policy_down() {
 # into each other), then its ipsets, once no rule refers to them. kube-proxy's KUBE-* chains are left alone.
 node_network_policy_cleanup() {
   local chains chain rule
-  chains=$(iptables -t filter -S 2>/dev/null | sed -n 's/^-N \(KUBE-ROUTER-[^ ]*\|KUBE-POD-FW-[^ ]*\|KUBE-NWPLCY-[^ ]*\)$/\1/p')
-  { iptables -t filter -S 2>/dev/null | grep -E '^-A (INPUT|FORWARD|OUTPUT) .*-j KUBE-ROUTER-' | sed 's/^-A/-D/' \
-    | while read -r rule; do eval "iptables -t filter $rule" 2>/dev/null || true; done; } || true
-  for chain in $chains; do iptables -t filter -F "$chain" 2>/dev/null || true; done
-  for chain in $chains; do iptables -t filter -X "$chain" 2>/dev/null || true; done
+  chains=$(node_in iptables -t filter -S 2>/dev/null | sed -n 's/^-N \(KUBE-ROUTER-[^ ]*\|KUBE-POD-FW-[^ ]*\|KUBE-NWPLCY-[^ ]*\)$/\1/p')
+  { node_in iptables -t filter -S 2>/dev/null | grep -E '^-A (INPUT|FORWARD|OUTPUT) .*-j KUBE-ROUTER-' | sed 's/^-A/-D/' \
+    | while read -r rule; do eval "node_in iptables -t filter $rule" 2>/dev/null || true; done; } || true
+  for chain in $chains; do node_in iptables -t filter -F "$chain" 2>/dev/null || true; done
+  for chain in $chains; do node_in iptables -t filter -X "$chain" 2>/dev/null || true; done
   local set
   for set in $(node_kube_router_ipsets); do
-    ipset destroy "$set" 2>/dev/null || true
+    node_in ipset destroy "$set" 2>/dev/null || true
   done
 }
 
 node_network_policy_leftovers() {
   local out=""
-  iptables -t filter -S 2>/dev/null | grep -qE '^-N (KUBE-ROUTER-|KUBE-POD-FW-|KUBE-NWPLCY-)' && out="chains $(iptables -t filter -S \
+  node_in iptables -t filter -S 2>/dev/null | grep -qE '^-N (KUBE-ROUTER-|KUBE-POD-FW-|KUBE-NWPLCY-)' && out="chains $(node_in iptables -t filter -S \
     | sed -n 's/^-N \(KUBE-ROUTER-[^ ]*\|KUBE-POD-FW-[^ ]*\|KUBE-NWPLCY-[^ ]*\)$/\1/p' | tr '\n' ' ')"
   node_kube_router_ipsets | grep -q . && out="$out ipsets $(node_kube_router_ipsets | tr '\n' ' ')"
   printf '%s' "$out"
@@ -535,10 +698,17 @@ node_network_policy_status() {
 }
 
 # e2e/cluster network-policy on|off|status
+# Both real nodes when the second exists: each runs its own kube-router for its own pods.
 network_policy() {
   case "${1:-status}" in
-    on) node_network_policy_up ;;
-    off) node_network_policy_down ;;
+    on)
+      node_network_policy_up
+      if node_second_exists; then (node_select 2 && node_network_policy_up); fi
+      ;;
+    off)
+      if node_second_exists; then (node_select 2 && node_network_policy_down); fi
+      node_network_policy_down
+      ;;
     status) node_network_policy_status ;;
     *) die "usage: e2e/cluster network-policy on|off|status" ;;
   esac
@@ -561,7 +731,7 @@ node_stop_pid() {
 # Every process in the pods' cgroups (containers and sandboxes), then the runc shims.
 node_kill_pods() {
   local dir pids
-  for dir in /sys/fs/cgroup/*/kubepods; do
+  for dir in /sys/fs/cgroup/*"$NODE_CGROUP_ROOT"/kubepods; do
     [ -d "$dir" ] || continue
     pids=$(find "$dir" -name cgroup.procs -exec cat {} + 2>/dev/null | sort -u)
     [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
@@ -571,7 +741,12 @@ node_kill_pods() {
 
 node_remove_cgroups() {
   local dir
-  for dir in /sys/fs/cgroup/*/kubepods; do
+  for dir in /sys/fs/cgroup/*"$NODE_CGROUP_ROOT"/kubepods; do
+    [ -d "$dir" ] || continue
+    find "$dir" -depth -type d -exec rmdir {} \; 2>/dev/null || true
+  done
+  [ -z "$NODE_CGROUP_ROOT" ] && return
+  for dir in /sys/fs/cgroup/*"$NODE_CGROUP_ROOT"; do
     [ -d "$dir" ] || continue
     find "$dir" -depth -type d -exec rmdir {} \; 2>/dev/null || true
   done
@@ -645,6 +820,7 @@ node_down() {
 
 node_down_own() {
   [ -d "$(node_state)" ] || [ -d "$(node_run)" ] || ip link show "$NODE_BRIDGE" >/dev/null 2>&1 || return 0
+  (node_select 2 && node_down_second) || die "node 2 could not be removed; node 1 is left as it is"
   log "removing the real node $NODE_NAME"
   (set +e; node_teardown)
   local left=()
@@ -683,4 +859,60 @@ node_teardown() {
   rm -rf "$(node_state)" "$(node_run)"
   rmdir /var/lib/schedulerops /run/schedulerops 2>/dev/null || true
   kc delete node "$NODE_NAME" --ignore-not-found >/dev/null 2>&1 || true
+}
+
+# Processes whose network namespace is node 2's: after its daemons and pods are stopped, none should be left.
+node2_netns_pids() {
+  local id p
+  [ -f "$(node_state)/netns.id" ] || return 0
+  id=$(cat "$(node_state)/netns.id")
+  for p in /proc/[0-9]*; do
+    [ "$(readlink "$p/ns/net" 2>/dev/null)" = "$id" ] && echo "${p#/proc/}"
+  done
+  return 0
+}
+
+node_down_second() {
+  [ -d "$(node_state)" ] || [ -d "$(node_run)" ] || ip link show "$NODE2_HOST_VETH" >/dev/null 2>&1 || return 0
+  log "removing the real node $NODE_NAME"
+  (set +e; node_teardown_second)
+  local left=()
+  [ -z "$(node2_netns_pids)" ] || left+=("processes: $(node2_netns_pids | tr '\n' ' ')")
+  pgrep -f "$(node_state)|$(node_run)" >/dev/null && left+=("processes: $(pgrep -f "$(node_state)|$(node_run)" | tr '\n' ' ')")
+  findmnt -rn -o TARGET | grep -qF "$(node_state)" && left+=("mounts under $(node_state)")
+  findmnt -rn -o TARGET | grep -qF "$(node_run)" && left+=("mounts under $(node_run)")
+  ip link show "$NODE2_HOST_VETH" >/dev/null 2>&1 && left+=("link $NODE2_HOST_VETH")
+  iptables -S SCHEDULEROPS-NODE2 >/dev/null 2>&1 && left+=("iptables chain SCHEDULEROPS-NODE2")
+  compgen -G "/sys/fs/cgroup/*$NODE_CGROUP_ROOT" >/dev/null && left+=("cgroups $NODE_CGROUP_ROOT")
+  [ ${#left[@]} -eq 0 ] || die "the real node $NODE_NAME left behind: ${left[*]}"
+  rm -f "$(node_state)/netns.id"
+  rm -rf "$(node_state)" "$(node_run)"
+  log "real node $NODE_NAME removed"
+}
+
+# Its namespace's own chains, conntrack entries, sysctls, bridge and pod veths go with the namespace.
+node_teardown_second() {
+  local c
+  for c in kube-router kubelet kube-proxy registry-relay registry-relay-host; do
+    node_stop_pid "$c" "$(node_run)/$c.pid"
+  done
+  node_kill_pods
+  node_stop_pid containerd "$(node_run)/containerd.pid"
+  sleep 0.5
+  node_kill_pods
+  local pids
+  pids=$(node2_netns_pids)
+  # shellcheck disable=SC2086
+  [ -z "$pids" ] || kill -KILL $pids 2>/dev/null
+  sleep 0.2
+  node_unmount # the pods' network namespaces, rootfs and volumes, and node 2's own namespace file
+  node_remove_cgroups
+  ip link del "$NODE2_HOST_VETH" 2>/dev/null # both ends, and the host's route
+  iptables -D FORWARD -j SCHEDULEROPS-NODE2 2>/dev/null
+  iptables -F SCHEDULEROPS-NODE2 2>/dev/null
+  iptables -X SCHEDULEROPS-NODE2 2>/dev/null
+  conntrack -D -s "$NODE_POD_CIDR" >/dev/null 2>&1
+  conntrack -D -d "$NODE_POD_CIDR" >/dev/null 2>&1
+  kc delete node "$NODE_NAME" --ignore-not-found >/dev/null 2>&1
+  return 0
 }

@@ -289,7 +289,8 @@ class ExtenderOnClusterTest {
                 "--port=" + listenPort,
                 "--health-port=" + healthPort,
                 "--scheduler-name=" + SCHEDULER,
-                "--shutdown-grace=1"));
+                "--shutdown-grace=1",
+                "--shutdown-delay=0"));
         command.addAll(List.of(extraArgs));
         return cluster.startProcess(name, command, Map.of("KUBECONFIG", kubeconfig.toString()));
     }

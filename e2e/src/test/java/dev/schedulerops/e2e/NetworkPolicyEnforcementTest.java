@@ -356,7 +356,11 @@ class NetworkPolicyEnforcementTest {
 
     /** One connect attempt from inside the client pod {@code role}. */
     private Probe probe(String role, String ip, int port) {
-        Pod pod = clients.get(role);
+        return probe(cluster, clients.get(role), ip, port);
+    }
+
+    /** One connect attempt from inside {@code pod}, which runs the extender's image (for bash). */
+    static Probe probe(Cluster cluster, Pod pod, String ip, int port) {
         var result = cluster.kubectl(
                         "exec",
                         "-n",
@@ -369,7 +373,7 @@ class NetworkPolicyEnforcementTest {
                         "probe",
                         ip,
                         Integer.toString(port))
-                .requireSuccess("kubectl exec " + role + " probe " + ip + ":" + port);
+                .requireSuccess("kubectl exec " + pod.getMetadata().getName() + " probe " + ip + ":" + port);
         String[] fields = result.stdout().strip().split(" ");
         return new Probe(fields[0], Integer.parseInt(fields[1]), Long.parseLong(fields[2]));
     }

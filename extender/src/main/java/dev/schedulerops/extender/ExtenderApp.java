@@ -86,7 +86,7 @@ final class ExtenderApp {
             server.start();
         } catch (TlsMaterialException e) {
             log.error("cannot start: the TLS material cannot be used: {}", e.getMessage());
-            shutdown(null, cache, client);
+            shutdown(null, Duration.ZERO, cache, client);
             return 1;
         } catch (Exception e) {
             log.error(
@@ -95,10 +95,12 @@ final class ExtenderApp {
                     config.port(),
                     config.healthPort(),
                     e.toString());
-            shutdown(null, cache, client);
+            shutdown(null, Duration.ZERO, cache, client);
             return 1;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> shutdown(server, cache, client), "extender-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(() -> shutdown(server, config.shutdownDelay(), cache, client), "extender-shutdown"));
         try {
             server.join();
         } catch (InterruptedException e) {
@@ -107,10 +109,10 @@ final class ExtenderApp {
         return 0;
     }
 
-    private static void shutdown(ExtenderServer server, NodeCache cache, KubernetesClient client) {
+    private static void shutdown(ExtenderServer server, Duration delay, NodeCache cache, KubernetesClient client) {
         try {
             if (server != null) {
-                server.stop();
+                server.stop(delay);
             }
         } catch (Exception e) {
             LoggerFactory.getLogger(ExtenderApp.class).warn("stopping the HTTP server failed: {}", e.toString());

@@ -31,6 +31,7 @@ public record ExtenderConfig(
         HttpLimits limits,
         LogFormat logFormat,
         Duration shutdownGrace,
+        Duration shutdownDelay,
         TlsSettings tls) {
 
     public enum LogFormat {
@@ -72,6 +73,10 @@ public record ExtenderConfig(
         }
         if (shutdownGrace.isNegative()) {
             throw new IllegalArgumentException("shutdown grace must not be negative");
+        }
+        if (shutdownDelay.isNegative()) {
+            throw new IllegalArgumentException(
+                    "shutdown delay (--shutdown-delay, SCHEDULEROPS_SHUTDOWN_DELAY) must not" + " be negative");
         }
     }
 

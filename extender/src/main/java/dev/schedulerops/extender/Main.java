@@ -155,6 +155,15 @@ public final class Main implements Callable<Integer> {
     private long shutdownGraceSeconds;
 
     @Option(
+            names = "--shutdown-delay",
+            paramLabel = "SECONDS",
+            defaultValue = "${env:SCHEDULEROPS_SHUTDOWN_DELAY:-5}",
+            description = "Seconds to keep serving after SIGTERM, with /readyz at 503, before the grace period starts,"
+                    + " so that every node's kube-proxy has dropped this pod from the Service first"
+                    + " (env SCHEDULEROPS_SHUTDOWN_DELAY, default ${DEFAULT-VALUE}).")
+    private long shutdownDelaySeconds;
+
+    @Option(
             names = "--tls-mode",
             paramLabel = "disabled|server|mutual",
             defaultValue = "${env:SCHEDULEROPS_TLS_MODE:-disabled}",
@@ -228,6 +237,7 @@ public final class Main implements Callable<Integer> {
                             Runtime.getRuntime().maxMemory()),
                     logFormat,
                     Duration.ofSeconds(shutdownGraceSeconds),
+                    Duration.ofSeconds(shutdownDelaySeconds),
                     ExtenderConfig.tls(tlsMode, tlsCertFile, tlsKeyFile, tlsClientCaFile, tlsReloadSeconds));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

@@ -42,6 +42,7 @@ class MainTest {
                 .contains("--max-body-bytes", "SCHEDULEROPS_MAX_BODY_BYTES")
                 .contains("--log-format", "SCHEDULEROPS_LOG_FORMAT")
                 .contains("--shutdown-grace", "SCHEDULEROPS_SHUTDOWN_GRACE")
+                .contains("--shutdown-delay", "SCHEDULEROPS_SHUTDOWN_DELAY")
                 .contains("--health-port", "SCHEDULEROPS_HEALTH_PORT")
                 .contains("--tls-mode", "SCHEDULEROPS_TLS_MODE")
                 .contains("--tls-cert-file", "SCHEDULEROPS_TLS_CERT_FILE")
@@ -189,7 +190,7 @@ class MainTest {
     @Test
     void helpShowsEnvironmentValuesAsTheDefaults() throws Exception {
         Run run = runJava(
-                Map.of(
+                environment(
                         "SCHEDULEROPS_LABEL_KEY", "from.env/ok",
                         "SCHEDULEROPS_PORT", "9091",
                         "SCHEDULEROPS_BIND_ADDRESS", "127.0.0.2",
@@ -199,7 +200,8 @@ class MainTest {
                         "SCHEDULEROPS_SHUTDOWN_GRACE", "3",
                         "SCHEDULEROPS_HEALTH_PORT", "9092",
                         "SCHEDULEROPS_TLS_MODE", "server",
-                        "SCHEDULEROPS_TLS_RELOAD_SECONDS", "30"),
+                        "SCHEDULEROPS_TLS_RELOAD_SECONDS", "30",
+                        "SCHEDULEROPS_SHUTDOWN_DELAY", "7"),
                 "--help");
         // The usage wraps descriptions to the terminal width: compare with single spaces.
         String usage = run.out().replaceAll("\\s+", " ");
@@ -212,6 +214,7 @@ class MainTest {
                 .contains("(env SCHEDULEROPS_MAX_CONNECTIONS, default 64)")
                 .contains("(env SCHEDULEROPS_LOG_FORMAT, default json)")
                 .contains("(env SCHEDULEROPS_SHUTDOWN_GRACE, default 3)")
+                .contains("(env SCHEDULEROPS_SHUTDOWN_DELAY, default 7)")
                 .contains("(env SCHEDULEROPS_HEALTH_PORT, default 9092)")
                 .contains("(env SCHEDULEROPS_TLS_MODE, default server)")
                 .contains("(env SCHEDULEROPS_TLS_RELOAD_SECONDS, default 30)");
@@ -231,6 +234,7 @@ class MainTest {
                 .contains("(env SCHEDULEROPS_BODY_TIMEOUT_SECONDS, default 10)")
                 .contains("(env SCHEDULEROPS_LOG_FORMAT, default text)")
                 .contains("(env SCHEDULEROPS_SHUTDOWN_GRACE, default 10)")
+                .contains("(env SCHEDULEROPS_SHUTDOWN_DELAY, default 5)")
                 .contains("(env SCHEDULEROPS_HEALTH_PORT, default 8081)")
                 .contains("(env SCHEDULEROPS_TLS_MODE, default disabled)")
                 .contains("(env SCHEDULEROPS_TLS_RELOAD_SECONDS, default 10)");
@@ -292,5 +296,14 @@ class MainTest {
                 .contains("\"message\":\"starting extender: labelKey=example.com/tier")
                 .contains("\"level\":\"INFO\"")
                 .endsWith("}"));
+    }
+
+    /** Map.of takes at most ten pairs. */
+    private static Map<String, String> environment(String... keyValue) {
+        Map<String, String> env = new java.util.HashMap<>();
+        for (int i = 0; i < keyValue.length; i += 2) {
+            env.put(keyValue[i], keyValue[i + 1]);
+        }
+        return env;
     }
 }

@@ -51,11 +51,30 @@ public final class RealNode {
             requireImages();
             removeLeftoverBlackholes();
             removeLeftoverThrottles();
+            // A second node left by a killed JVM: every other test expects one real node.
+            ClusterScript.runOrFail(Duration.ofMinutes(3), "real-node-down", "2");
             ClusterScript.Result result = ClusterScript.runOrFail(Duration.ofMinutes(5), "real-node");
             name = result.lastLine();
             networkPolicy(!"off".equals(System.getProperty(NETWORK_POLICY_PROPERTY, "on")));
         }
         return name;
+    }
+
+    /**
+     * Adds the second real node ({@code e2e/cluster real-node 2}, idempotent) after {@link #ensure()}: its own
+     * containerd, kubelet and kube-proxy in a network namespace of their own, tainted {@code
+     * e2e.schedulerops.dev/second-node:NoSchedule} so that only pods that tolerate it land there. Returns its name.
+     * NetworkPolicies are not enforced for its pods. Remove it with {@link #removeSecond()} when the test is done: every
+     * other real-node test expects one real node.
+     */
+    public static synchronized String ensureSecond() {
+        ensure();
+        return ClusterScript.runOrFail(Duration.ofMinutes(5), "real-node", "2").lastLine();
+    }
+
+    /** Removes the second real node and everything it changed on the machine ({@code e2e/cluster real-node-down 2}). */
+    public static synchronized void removeSecond() {
+        ClusterScript.runOrFail(Duration.ofMinutes(3), "real-node-down", "2");
     }
 
     /**
@@ -446,7 +465,8 @@ public final class RealNode {
             long peakMemoryBytes,
             Optional<Long> memoryLimitBytes,
             List<String> commandLine,
-            Map<String, String> environment) {}
+            Map<String, String> environment,
+            String memoryCgroup) {}
 
     /** Inspects the container whose pod status says {@code containerd://<id>}. */
     public static ContainerProcess inspect(String containerId) {
@@ -478,7 +498,8 @@ public final class RealNode {
                 peak,
                 memoryLimit,
                 List.of(read(Path.of("/proc", Long.toString(pid), "cmdline")).split("\0")),
-                environment(read(Path.of("/proc", Long.toString(pid), "environ"))));
+                environment(read(Path.of("/proc", Long.toString(pid), "environ"))),
+                memoryCgroup);
     }
 
     /**
@@ -515,25 +536,30 @@ public final class RealNode {
         return variables;
     }
 
+    /** Looks the container up in each real node's containerd (the second node's state is nested in the first's). */
     private static long containerPid(String id) {
-        Commands.Result tasks = Commands.run(
-                        List.of(
-                                "ctr",
-                                "--address",
-                                "/run/schedulerops/" + clusterName() + "/containerd/containerd.sock",
-                                "--namespace",
-                                "k8s.io",
-                                "tasks",
-                                "ls"),
-                        Duration.ofSeconds(30))
-                .requireSuccess("ctr tasks ls");
-        return tasks.stdout()
-                .lines()
-                .map(l -> l.trim().split("\\s+"))
-                .filter(columns -> columns.length >= 3 && columns[0].equals(id))
-                .mapToLong(columns -> Long.parseLong(columns[1]))
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("containerd runs no task " + id + ":\n" + tasks.stdout()));
+        StringBuilder listed = new StringBuilder();
+        for (String node : List.of("", "/node2")) {
+            Path socket = Path.of("/run/schedulerops/" + clusterName() + node + "/containerd/containerd.sock");
+            if (!Files.exists(socket)) {
+                continue;
+            }
+            Commands.Result tasks = Commands.run(
+                            List.of("ctr", "--address", socket.toString(), "--namespace", "k8s.io", "tasks", "ls"),
+                            Duration.ofSeconds(30))
+                    .requireSuccess("ctr tasks ls");
+            listed.append(tasks.stdout());
+            var pid = tasks.stdout()
+                    .lines()
+                    .map(l -> l.trim().split("\\s+"))
+                    .filter(columns -> columns.length >= 3 && columns[0].equals(id))
+                    .mapToLong(columns -> Long.parseLong(columns[1]))
+                    .findFirst();
+            if (pid.isPresent()) {
+                return pid.getAsLong();
+            }
+        }
+        throw new IllegalStateException("no real node's containerd runs task " + id + ":\n" + listed);
     }
 
     private static boolean rootMountIsReadOnly(long pid) {

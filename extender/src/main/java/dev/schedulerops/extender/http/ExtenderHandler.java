@@ -47,12 +47,15 @@ final class ExtenderHandler extends Handler.Abstract {
     private final ExtenderVerbs verbs;
     private final ExtenderMetrics metrics;
     private final BooleanSupplier ready;
+    private final BooleanSupplier stopping;
     private final int maxBodyBytes;
     private final BodyBudget budget;
     private final ReadDeadlines deadlines;
     private final Predicate<Request> onHealthPort;
 
     /**
+     * @param stopping whether the server is stopping: each verb answer then closes its connection, so that the
+     *     client's next request opens a new one through the Service, to a pod that is not stopping
      * @param budget what all request bodies may hold together
      * @param deadlines told when each request's headers and body have been read and when it was answered
      * @param onHealthPort whether a request came in on the health port, which serves only /healthz, /readyz and
@@ -63,6 +66,7 @@ final class ExtenderHandler extends Handler.Abstract {
             ExtenderVerbs verbs,
             ExtenderMetrics metrics,
             BooleanSupplier ready,
+            BooleanSupplier stopping,
             int maxBodyBytes,
             BodyBudget budget,
             ReadDeadlines deadlines,
@@ -71,6 +75,7 @@ final class ExtenderHandler extends Handler.Abstract {
         this.verbs = verbs;
         this.metrics = metrics;
         this.ready = ready;
+        this.stopping = stopping;
         this.maxBodyBytes = maxBodyBytes;
         this.budget = budget;
         this.deadlines = deadlines;
@@ -265,6 +270,9 @@ final class ExtenderHandler extends Handler.Abstract {
         /** Writes a JSON reply with a known length. */
         void send(Route route, int status, Reply reply) {
             response.setStatus(status);
+            if (stopping.getAsBoolean()) {
+                response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+            }
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
             response.getHeaders().put(HttpHeader.CONTENT_LENGTH, reply.length());
             ReplyWriter.write(response, reply, counted(route, status));

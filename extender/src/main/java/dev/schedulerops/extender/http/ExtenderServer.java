@@ -118,6 +118,7 @@ public final class ExtenderServer implements AutoCloseable {
                 verbs,
                 metrics,
                 ready,
+                () -> stopping,
                 limits.maxBodyBytes(),
                 budget,
                 deadlines,
@@ -174,6 +175,26 @@ public final class ExtenderServer implements AutoCloseable {
     }
 
     /** Stops accepting work and waits (up to the grace period) for in-flight requests to complete. */
+    /**
+     * Stops as a deleted pod should: {@code /readyz} answers 503 at once and every verb answer closes its connection,
+     * for {@code delay}, while the Service's endpoints drop this pod on every node; only then are the connectors closed
+     * and in-flight requests given the shutdown grace. Stopping at once refuses (503) what still arrives through a
+     * kube-proxy that has not yet removed the pod, or on a kept-alive connection: kube-scheduler reports that as a
+     * failed scheduling attempt, or, with {@code ignorable: true}, places the pod without the extender.
+     */
+    public void stop(Duration delay) throws Exception {
+        stopping = true;
+        if (!delay.isZero() && !delay.isNegative()) {
+            LOG.info(
+                    "extender stopping: not ready, still serving for {} ms (each answer closes its connection) while"
+                            + " the Service's endpoints drop this pod",
+                    delay.toMillis());
+            Thread.sleep(delay.toMillis());
+        }
+        stop();
+    }
+
+    /** Stops at once: readiness turns off, and in-flight requests get the shutdown grace to finish. */
     public void stop() throws Exception {
         stopping = true;
         LOG.info("extender stopping, waiting up to {} ms for in-flight requests", server.getStopTimeout());

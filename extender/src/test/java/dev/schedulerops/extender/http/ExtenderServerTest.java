@@ -493,4 +493,65 @@ class ExtenderServerTest {
                 .as("nor on the health port")
                 .isNotNull();
     }
+
+    @Test
+    void duringTheShutdownDelayItIsNotReadyButStillAnswersAndClosesEachConnection() throws Exception {
+        CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> {
+            try {
+                server.stop(Duration.ofSeconds(2));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (health("/readyz").statusCode() != 503 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(health("/readyz").statusCode()).as("/readyz once stopping").isEqualTo(503);
+
+        byte[] body = fullNodes("a", "1").getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /filter HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            // readAllBytes returns only because the server closes the kept-alive connection after its answer.
+            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+            assertThat(response)
+                    .as("a request arriving during the delay is answered, and its connection closed")
+                    .startsWith("HTTP/1.1 200")
+                    .containsIgnoringCase("Connection: close")
+                    .contains("\"Nodes\":{\"metadata\":{},\"items\":[{");
+        }
+        assertThat(stopping).as("the server still runs during the delay").isNotDone();
+
+        stopping.get(10, TimeUnit.SECONDS);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> post("/filter", "{}")))
+                .as("no new connections once the delay is over")
+                .isNotNull();
+    }
+
+    @Test
+    void aRunningServerKeepsConnectionsAlive() throws Exception {
+        byte[] body = fullNodes("a", "1").getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /filter HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            byte[] head = new byte[256];
+            int read = socket.getInputStream().read(head);
+
+            assertThat(new String(head, 0, read, StandardCharsets.US_ASCII))
+                    .startsWith("HTTP/1.1 200")
+                    .doesNotContainIgnoringCase("Connection: close");
+        }
+    }
 }

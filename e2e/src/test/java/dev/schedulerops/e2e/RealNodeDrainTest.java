@@ -1,0 +1,397 @@
+package dev.schedulerops.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedulerops.e2e.support.ApiServerMetrics;
+import dev.schedulerops.e2e.support.Await;
+import dev.schedulerops.e2e.support.Cluster;
+import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.Commands;
+import dev.schedulerops.e2e.support.MergePatch;
+import dev.schedulerops.e2e.support.RealNode;
+import dev.schedulerops.e2e.support.RestrictedPods;
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.readiness.Readiness;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@link DrainTest} for real: two real nodes (the second in a network namespace of its own, {@code e2e/cluster real-node
+ * 2}), a profile with 2 extender and 2 scheduler replicas as real containers, one of each per node, and {@code kubectl
+ * drain} of each node in turn, back to back, while a pod for the profile's scheduler arrives every half second. The
+ * real kubelet stops the evicted containers (kube-scheduler gives up its lease on SIGTERM, the extender's endpoint is
+ * removed), the PodDisruptionBudgets hold the second eviction until the replacement is Ready, and every pod must still
+ * be bound, once, to the node its label says, within a bound.
+ */
+@Tag("real-node")
+@ExtendWith(ClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RealNodeDrainTest {
+    static final String WORKLOAD = InClusterTest.OPERATOR_NAMESPACE;
+    static final String PROFILE = "real-drain";
+    static final String LABEL = "real-drain.example.com/rank";
+    static final String POOL = "e2e.schedulerops.dev/real-drain";
+    static final String SECOND_NODE_TAINT = "e2e.schedulerops.dev/second-node";
+    static final Duration ROLLOUT = Duration.ofMinutes(3);
+    /** The longest a pod may wait for its binding while the nodes are drained (measured: see e2e/README "Faults"). */
+    static final Duration BINDING_BOUND = Duration.ofSeconds(15);
+
+    private final Names names = new Names(PROFILE, WORKLOAD);
+    private Cluster cluster;
+    private KubernetesClient client;
+    private String kwokNode;
+    private String namespace;
+    private List<String> realNodes;
+
+    static void say(String line) {
+        System.out.println("[real drain] " + line);
+        System.out.flush();
+    }
+
+    @BeforeAll
+    void twoRealNodesAndAProfileWithTwoOfEach(Cluster cluster) {
+        this.cluster = cluster;
+        client = cluster.client();
+        kwokNode = OperatorTests.installTheProductOnTheRealNode(cluster, "real-drain", LABEL, ROLLOUT);
+        realNodes = List.of(RealNode.ensure(), RealNode.ensureSecond());
+        for (String node : realNodes) {
+            assertThat(podsOn(node, p -> !WORKLOAD.equals(p.getMetadata().getNamespace())))
+                    .as("pods of other tests on %s (a drain would evict them)", node)
+                    .isEmpty();
+            MergePatch.nodeLabel(client, node, POOL, "yes");
+        }
+        String placement =
+                """
+                  replicas: 2
+                  nodeSelector: {%s: "yes"}
+                  tolerations: [{key: %s, operator: Exists, effect: NoSchedule}]
+                """
+                        .formatted(POOL, SECOND_NODE_TAINT);
+        client.resource(OperatorTests.profile(
+                        "real-drain",
+                        PROFILE,
+                        "labelKey: " + LABEL + "\nextender:\n" + placement + "scheduler:\n" + placement))
+                .create();
+        OperatorTests.awaitCurrent(client, PROFILE, ROLLOUT);
+        namespace = OperatorTests.createRestrictedNamespace(cluster, "real-drain");
+    }
+
+    @AfterAll
+    void removeTheSecondNodeAndTheProduct() {
+        if (client == null) {
+            return;
+        }
+        if (realNodes != null) {
+            realNodes.forEach(node -> cluster.kubectl("uncordon", node));
+        }
+        OperatorTests.removeTheProductFromTheRealNode(
+                cluster, namespace, LABEL, Arrays.asList(kwokNode), ROLLOUT, PROFILE);
+        if (realNodes != null) {
+            realNodes.forEach(node -> MergePatch.nodeLabel(client, node, POOL, null));
+        }
+        RealNode.removeSecond();
+    }
+
+    @Test
+    void drainingBothRealNodesInTurnKeepsBothComponentsAvailableAndEveryPodIsBound() throws Exception {
+        for (String component : List.of(Labels.COMPONENT_EXTENDER, Labels.COMPONENT_SCHEDULER)) {
+            TopologySpreadConstraint hostname =
+                    deployment(component).getSpec().getTemplate().getSpec().getTopologySpreadConstraints().stream()
+                            .filter(c -> c.getTopologyKey().equals("kubernetes.io/hostname"))
+                            .findFirst()
+                            .orElseThrow();
+            assertThat(hostname.getWhenUnsatisfiable())
+                    .as("%s: each replica needs a node of its own", component)
+                    .isEqualTo("DoNotSchedule");
+            Await.until(ROLLOUT, component + ": one Ready pod on each real node", () -> realNodes.stream()
+                    .allMatch(node -> readyPods(component).stream()
+                                    .filter(p -> node.equals(p.getSpec().getNodeName()))
+                                    .count()
+                            == 1));
+            Pod onSecond = readyPods(component).stream()
+                    .filter(p -> realNodes.get(1).equals(p.getSpec().getNodeName()))
+                    .findFirst()
+                    .orElseThrow();
+            String cgroup = RealNode.inspect(
+                            onSecond.getStatus().getContainerStatuses().get(0).getContainerID())
+                    .memoryCgroup();
+            assertThat(cgroup)
+                    .as("%s's container on %s runs under that node's own cgroup root", component, realNodes.get(1))
+                    .startsWith("/schedulerops-node2/kubepods/");
+            // The API server reaches the second node's kubelet (its serving address is in its namespace) and that
+            // kubelet serves the container's log from its own pod-log directory.
+            assertThat(client.pods()
+                            .inNamespace(WORKLOAD)
+                            .withName(onSecond.getMetadata().getName())
+                            .getLog())
+                    .as("the log of %s's pod on %s", component, realNodes.get(1))
+                    .isNotBlank();
+        }
+
+        acrossNodesThePolicyIsEnforcedByTheDestinationsNode();
+
+        Map<String, Long> bindingsBefore = ApiServerMetrics.bindingRequests(cluster);
+        AtomicInteger minExtender = new AtomicInteger(Integer.MAX_VALUE);
+        AtomicInteger minScheduler = new AtomicInteger(Integer.MAX_VALUE);
+        AtomicInteger minEndpoints = new AtomicInteger(Integer.MAX_VALUE);
+        AtomicLong longestWithoutLeader = new AtomicLong();
+        Map<String, Instant> created = new ConcurrentHashMap<>();
+        Map<String, Instant> bound = new ConcurrentHashMap<>();
+        AtomicBoolean watching = new AtomicBoolean(true);
+        Thread monitor = new Thread(() -> {
+            Instant leaderless = null;
+            while (watching.get()) {
+                try {
+                    minExtender.accumulateAndGet(available(Labels.COMPONENT_EXTENDER), Math::min);
+                    minScheduler.accumulateAndGet(available(Labels.COMPONENT_SCHEDULER), Math::min);
+                    minEndpoints.accumulateAndGet(readyExtenderEndpoints(), Math::min);
+                    if (leaderIsReady()) {
+                        leaderless = null;
+                    } else {
+                        leaderless = leaderless == null ? Instant.now() : leaderless;
+                        longestWithoutLeader.accumulateAndGet(
+                                Duration.between(leaderless, Instant.now()).toMillis(), Math::max);
+                    }
+                    client.pods().inNamespace(namespace).list().getItems().stream()
+                            .filter(p -> p.getSpec().getNodeName() != null)
+                            .forEach(p -> bound.putIfAbsent(p.getMetadata().getName(), Instant.now()));
+                } catch (RuntimeException e) {
+                    say("monitor: " + e);
+                }
+                Await.sleep(100);
+            }
+        });
+        AtomicBoolean arriving = new AtomicBoolean(true);
+        Thread arrivals = new Thread(() -> {
+            for (int i = 0; arriving.get(); i++) {
+                String name = "pod-" + i;
+                created.put(name, Instant.now());
+                client.resource(RestrictedPods.forScheduler(namespace, name, PROFILE))
+                        .create();
+                Await.sleep(500);
+            }
+        });
+        monitor.start();
+        arrivals.start();
+        List<String> drained = new ArrayList<>();
+        Map<String, Duration> drainTimes = new java.util.LinkedHashMap<>();
+        Map<String, String> placements = new java.util.LinkedHashMap<>();
+        try {
+            for (String node : realNodes) {
+                Instant start = Instant.now();
+                // Back to back: the next drain starts while the pods evicted by this one may still be starting, so
+                // only the PodDisruptionBudgets keep one replica of each component up.
+                Commands.Result drain = cluster.kubectl(
+                        "drain", node, "--ignore-daemonsets", "--delete-emptydir-data", "--timeout=180s");
+                assertThat(drain.exitCode())
+                        .as("kubectl drain %s:\n%s\n%s", node, drain.stdout(), drain.stderr())
+                        .isZero();
+                drainTimes.put(node, Duration.between(start, Instant.now()));
+                placements.put(
+                        node, placement(Labels.COMPONENT_EXTENDER) + " / " + placement(Labels.COMPONENT_SCHEDULER));
+                cluster.kubectl("uncordon", node).requireSuccess("kubectl uncordon " + node);
+                drained.add(node);
+            }
+            Await.until(
+                    Duration.ofSeconds(120),
+                    "both components fully available again",
+                    () -> available(Labels.COMPONENT_EXTENDER) == 2 && available(Labels.COMPONENT_SCHEDULER) == 2);
+        } finally {
+            arriving.set(false);
+            arrivals.join();
+        }
+        try {
+            Await.until(Duration.ofMinutes(2), "every pod is bound", () -> bound.keySet()
+                    .containsAll(created.keySet()));
+        } finally {
+            watching.set(false);
+            monitor.join();
+        }
+
+        Map<String, Long> bindings =
+                ApiServerMetrics.difference(ApiServerMetrics.bindingRequests(cluster), bindingsBefore);
+        Duration slowest = created.entrySet().stream()
+                .map(e -> Duration.between(e.getValue(), bound.get(e.getKey())))
+                .max(Duration::compareTo)
+                .orElseThrow();
+        List<String> elsewhere = client.pods().inNamespace(namespace).list().getItems().stream()
+                .filter(p -> !kwokNode.equals(p.getSpec().getNodeName()))
+                .map(p -> p.getMetadata().getName() + " on " + p.getSpec().getNodeName())
+                .toList();
+        List<String> failedScheduling = client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(e -> "FailedScheduling".equals(e.getReason()))
+                .map(e -> e.getInvolvedObject().getName() + ": " + e.getMessage())
+                .toList();
+        say("Drained " + drainTimes + " back to back while " + created.size() + " pods arrived (one every 500 ms):"
+                + " fewest available extender pods " + minExtender + ", scheduler pods " + minScheduler
+                + ", ready extender endpoints " + minEndpoints + "; longest time the lease holder's pod was not Ready "
+                + longestWithoutLeader + " ms; slowest binding " + slowest.toMillis() + " ms; binding requests by"
+                + " status " + bindings + "; FailedScheduling events " + failedScheduling
+                + "; Ready pods (extender / scheduler) by node as each drain returned " + placements
+                + ", at the end " + placement(Labels.COMPONENT_EXTENDER) + " / "
+                + placement(Labels.COMPONENT_SCHEDULER));
+
+        assertThat(drained).containsExactlyElementsOf(realNodes);
+        assertThat(minExtender.get()).as("fewest available extender pods").isGreaterThanOrEqualTo(1);
+        assertThat(minScheduler.get()).as("fewest available scheduler pods").isGreaterThanOrEqualTo(1);
+        assertThat(minEndpoints.get())
+                .as("fewest ready endpoints of the extender Service")
+                .isGreaterThanOrEqualTo(1);
+        assertThat(elsewhere).as("pods not on the node the label names").isEmpty();
+        assertThat(bindings.getOrDefault("409", 0L))
+                .as("binding requests refused as conflicts: %s", bindings)
+                .isZero();
+        assertThat(bindings.getOrDefault("201", 0L))
+                .as("bindings made (%s)", bindings)
+                .isGreaterThanOrEqualTo(created.size());
+        assertThat(slowest).as("the longest a pod waited for its binding").isLessThanOrEqualTo(BINDING_BOUND);
+        // A stopping extender keeps answering until every kube-proxy has dropped it (its --shutdown-delay): without
+        // that, a scheduling attempt in the moment between SIGTERM and the endpoint's removal got a 503.
+        assertThat(failedScheduling).as("failed scheduling attempts").isEmpty();
+        OperatorTests.awaitCurrent(client, PROFILE, Duration.ofSeconds(60));
+    }
+
+    /**
+     * A pod on the first node that no NetworkPolicy admits connects to the extender's verb port on the second node: it
+     * opens with the enforcer off (the two nodes' pods reach each other) and is refused with it on (the second node's own
+     * kube-router, in its namespace, polices what arrives from the other node). The drain's bindings, with {@code
+     * ignorable: false}, are the other half: the scheduler's calls across the nodes are admitted.
+     */
+    private void acrossNodesThePolicyIsEnforcedByTheDestinationsNode() {
+        boolean enforced = RealNode.networkPolicyEnforced();
+        Pod extender = readyPods(Labels.COMPONENT_EXTENDER).stream()
+                .filter(p -> realNodes.get(1).equals(p.getSpec().getNodeName()))
+                .findFirst()
+                .orElseThrow();
+        String ip = extender.getStatus().getPodIP();
+        int port = NetworkPolicyEnforcementTest.VERBS;
+        Pod outsider = client.resource(RestrictedPods.client(
+                        namespace,
+                        "outsider",
+                        extender.getSpec().getContainers().get(0).getImage(),
+                        Map.of()))
+                .create();
+        try {
+            outsider = client.resource(outsider).waitUntilCondition(Readiness::isPodReady, 120, TimeUnit.SECONDS);
+            assertThat(outsider.getSpec().getNodeName())
+                    .as("the outsider's node")
+                    .isEqualTo(realNodes.get(0));
+            RealNode.networkPolicy(false);
+            NetworkPolicyEnforcementTest.Probe open = NetworkPolicyEnforcementTest.probe(cluster, outsider, ip, port);
+            assertThat(open.result())
+                    .as(
+                            "without the enforcer, a pod on %s connects to %s:%d on %s (%s)",
+                            realNodes.get(0), ip, port, realNodes.get(1), open)
+                    .isEqualTo("open");
+            if (!enforced) {
+                say("NetworkPolicy enforcement is off for this run (-D" + RealNode.NETWORK_POLICY_PROPERTY
+                        + "=off): the cross-node refusal was not checked; the connection opened (" + open + ").");
+                return;
+            }
+            RealNode.networkPolicy(true);
+            Pod from = outsider;
+            NetworkPolicyEnforcementTest.Probe refused =
+                    Await.value(Duration.ofSeconds(60), "the second node's kube-router refuses the outsider", () -> {
+                        NetworkPolicyEnforcementTest.Probe probe =
+                                NetworkPolicyEnforcementTest.probe(cluster, from, ip, port);
+                        return probe.filtered() ? probe : null;
+                    });
+            say("Across the nodes, " + realNodes.get(0) + " to the extender on " + realNodes.get(1) + ":" + port + ": "
+                    + open + " without the enforcer, " + refused + " with it.");
+        } finally {
+            RealNode.networkPolicy(enforced);
+            // A bare pod would stop the drain (kubectl drain evicts only pods a controller recreates).
+            client.resource(outsider).withGracePeriod(0).delete();
+            String name = outsider.getMetadata().getName();
+            Await.until(
+                    Duration.ofSeconds(60),
+                    "the outsider is gone",
+                    () -> client.pods().inNamespace(namespace).withName(name).get() == null);
+        }
+    }
+
+    private Deployment deployment(String component) {
+        return client.apps()
+                .deployments()
+                .inNamespace(WORKLOAD)
+                .withName(PROFILE + "-" + component)
+                .get();
+    }
+
+    private int available(String component) {
+        Deployment d = deployment(component);
+        Integer available =
+                d == null || d.getStatus() == null ? null : d.getStatus().getAvailableReplicas();
+        return available == null ? 0 : available;
+    }
+
+    private int readyExtenderEndpoints() {
+        return (int) client
+                .discovery()
+                .v1()
+                .endpointSlices()
+                .inNamespace(WORKLOAD)
+                .withLabel("kubernetes.io/service-name", names.extender())
+                .list()
+                .getItems()
+                .stream()
+                .flatMap(s -> s.getEndpoints().stream())
+                .filter(e -> e.getConditions() != null
+                        && Boolean.TRUE.equals(e.getConditions().getReady()))
+                .count();
+    }
+
+    private boolean leaderIsReady() {
+        Lease lease = client.leases()
+                .inNamespace(WORKLOAD)
+                .withName(names.schedulerLease())
+                .get();
+        String holder = lease == null || lease.getSpec() == null
+                ? null
+                : lease.getSpec().getHolderIdentity();
+        return holder != null
+                && readyPods(Labels.COMPONENT_SCHEDULER).stream()
+                        .anyMatch(p -> holder.startsWith(p.getMetadata().getName() + "_"));
+    }
+
+    private List<Pod> readyPods(String component) {
+        return OperatorTests.livePods(client, WORKLOAD, Labels.selector(PROFILE, component)).stream()
+                .filter(Readiness::isPodReady)
+                .toList();
+    }
+
+    private Map<String, Long> placement(String component) {
+        return readyPods(component).stream()
+                .collect(java.util.stream.Collectors.groupingBy(
+                        p -> p.getSpec().getNodeName(), java.util.stream.Collectors.counting()));
+    }
+
+    private List<String> podsOn(String node, Predicate<Pod> filter) {
+        return client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems().stream()
+                .filter(filter)
+                .map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName())
+                .toList();
+    }
+}
