@@ -9,3 +9,11 @@ without_inherited_fds() {
   done
   exec "$@"
 }
+
+# Whether process PID runs: exists and is not a zombie. A stopped daemon's parent is the machine's init, which may
+# reap it seconds later (this machine's did every 2 s), and `kill -0` succeeds on a zombie until then.
+pid_running() {
+  local state
+  state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1) || return 1
+  [ -n "$state" ] && [ "$state" != Z ]
+}

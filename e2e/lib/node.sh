@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # One real node for the local cluster: containerd + runc, kubelet, kube-proxy, a CNI bridge and CoreDNS, all as
-# host processes started by `e2e/cluster real-node` and removed by `e2e/cluster down`. Sourced by e2e/cluster,
+# host processes started by `e2e/cluster real-node` and removed by `e2e/cluster down`; and, for a real drain, a
+# second one in a network namespace of its own (`e2e/cluster real-node 2`, see node_select). Sourced by e2e/cluster,
 # which defines BIN_DIR, CLUSTER, KWOK_WORKDIR, COREDNS_VERSION, log, die, kc, cluster_dir and kubeconfig_path.
 #
 # Addresses (nothing here is routed off the host):
@@ -62,7 +63,7 @@ ctr_() { ctr --address "$(containerd_sock)" --namespace k8s.io "$@"; }
 node_require() {
   [ "$(id -u)" = 0 ] || die "a real node needs root (containerd, kubelet, network devices, iptables)"
   local missing=() c
-  for c in containerd containerd-shim-runc-v2 runc ctr iptables ip socat openssl conntrack nsenter findmnt; do
+  for c in containerd containerd-shim-runc-v2 runc ctr iptables ip socat openssl conntrack nsenter unshare findmnt; do
     command -v "$c" >/dev/null 2>&1 || missing+=("$c")
   done
   [ -x /usr/lib/cni/bridge ] && [ -x /usr/lib/cni/host-local ] && [ -x /usr/lib/cni/loopback ] || missing+=("containernetworking-plugins")
@@ -83,7 +84,7 @@ node_network_policy_require() {
     || die "the NetworkPolicy enforcer needs br_netfilter with net.bridge.bridge-nf-call-iptables=1 (the real node sets it)"
 }
 
-node_pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+node_pid_alive() { [ -f "$1" ] && pid_running "$(cat "$1")"; }
 
 # Starts "$@" detached, logging to $log, pid in $pidfile.
 node_spawn() {
@@ -229,7 +230,9 @@ node_netns_up() {
     touch "$netns"
     unshare --net="$netns" true || die "could not create node $NODE_NAME's network namespace"
   fi
-  node_in readlink /proc/self/ns/net >"$(node_state)/netns.id"
+  # Kept under /run (gone after a reboot, when the id could name another namespace); trusted only while mounted.
+  node_in readlink /proc/self/ns/net >"$(node_run)/netns.id"
+  [ -s "$(node_run)/netns.id" ] || die "could not read the id of node $NODE_NAME's network namespace"
   if ! ip link show "$NODE2_HOST_VETH" >/dev/null 2>&1; then
     ip link add "$NODE2_HOST_VETH" type veth peer name "$NODE2_NS_VETH"
     ip link set "$NODE2_NS_VETH" netns "$netns"
@@ -263,7 +266,12 @@ node_netns_up() {
     iptables -A SCHEDULEROPS-NODE2 -i "$NODE2_HOST_VETH" -j DROP
     iptables -A SCHEDULEROPS-NODE2 -o "$NODE2_HOST_VETH" -j DROP
   fi
-  iptables -C FORWARD -j SCHEDULEROPS-NODE2 2>/dev/null || iptables -I FORWARD 1 -j SCHEDULEROPS-NODE2
+  if ! iptables -C FORWARD -j SCHEDULEROPS-NODE2 2>/dev/null; then
+    # After node 1's kube-router's jump when it runs (it keeps itself first), so its policies still see the traffic.
+    local position
+    position=$(iptables -S FORWARD | grep -n -- '-j KUBE-ROUTER-FORWARD' | head -1 | cut -d: -f1)
+    iptables -I FORWARD "${position:-1}" -j SCHEDULEROPS-NODE2 # `-S` lists the policy first: line N is rule N-1
+  fi
   node_cni_config
   # The kubelet refuses a cgroupRoot missing from any hierarchy; cpuset's must have its CPUs and memory nodes set.
   local h
@@ -570,6 +578,14 @@ node_second_exists() { (node_select 2 && real_node_exists); }
 real_node_down() {
   [ "${1:-}" = 2 ] || die "usage: e2e/cluster real-node-down 2 (node 1 goes with 'e2e/cluster down')"
   [ "$(id -u)" = 0 ] || die "removing a real node needs root"
+  # The veth, the host chain and the cgroup root are the machine's, like node 1's bridge: another cluster's node 2
+  # is not this command's to remove.
+  local other
+  other=$(node_other_owner)
+  if [ -n "$other" ]; then
+    log "leaving the real nodes alone: they belong to cluster $other, which still exists"
+    return 0
+  fi
   node_select 2
   node_down_second
 }
@@ -720,9 +736,9 @@ node_stop_pid() {
   local name=$1 pidfile=$2 pid i
   [ -f "$pidfile" ] || return 0
   pid=$(cat "$pidfile")
-  if kill -0 "$pid" 2>/dev/null; then
+  if pid_running "$pid"; then
     kill -TERM "$pid" 2>/dev/null || true
-    for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    for i in $(seq 1 50); do pid_running "$pid" || break; sleep 0.2; done
     kill -KILL "$pid" 2>/dev/null || true
   fi
   rm -f "$pidfile"
@@ -864,8 +880,9 @@ node_teardown() {
 # Processes whose network namespace is node 2's: after its daemons and pods are stopped, none should be left.
 node2_netns_pids() {
   local id p
-  [ -f "$(node_state)/netns.id" ] || return 0
-  id=$(cat "$(node_state)/netns.id")
+  [ -s "$(node_run)/netns.id" ] && findmnt -rn "$(node_netns)" >/dev/null 2>&1 || return 0
+  id=$(cat "$(node_run)/netns.id")
+  [ -n "$id" ] || return 0
   for p in /proc/[0-9]*; do
     [ "$(readlink "$p/ns/net" 2>/dev/null)" = "$id" ] && echo "${p#/proc/}"
   done
@@ -877,7 +894,7 @@ node_down_second() {
   log "removing the real node $NODE_NAME"
   (set +e; node_teardown_second)
   local left=()
-  [ -z "$(node2_netns_pids)" ] || left+=("processes: $(node2_netns_pids | tr '\n' ' ')")
+  [ -s "$(node_run)/netns.survivors" ] && left+=("processes in its network namespace: $(tr '\n' ' ' <"$(node_run)/netns.survivors")")
   pgrep -f "$(node_state)|$(node_run)" >/dev/null && left+=("processes: $(pgrep -f "$(node_state)|$(node_run)" | tr '\n' ' ')")
   findmnt -rn -o TARGET | grep -qF "$(node_state)" && left+=("mounts under $(node_state)")
   findmnt -rn -o TARGET | grep -qF "$(node_run)" && left+=("mounts under $(node_run)")
@@ -885,7 +902,6 @@ node_down_second() {
   iptables -S SCHEDULEROPS-NODE2 >/dev/null 2>&1 && left+=("iptables chain SCHEDULEROPS-NODE2")
   compgen -G "/sys/fs/cgroup/*$NODE_CGROUP_ROOT" >/dev/null && left+=("cgroups $NODE_CGROUP_ROOT")
   [ ${#left[@]} -eq 0 ] || die "the real node $NODE_NAME left behind: ${left[*]}"
-  rm -f "$(node_state)/netns.id"
   rm -rf "$(node_state)" "$(node_run)"
   log "real node $NODE_NAME removed"
 }
@@ -905,14 +921,19 @@ node_teardown_second() {
   # shellcheck disable=SC2086
   [ -z "$pids" ] || kill -KILL $pids 2>/dev/null
   sleep 0.2
-  node_unmount # the pods' network namespaces, rootfs and volumes, and node 2's own namespace file
+  [ ! -d "$(node_run)" ] || node2_netns_pids >"$(node_run)/netns.survivors" # for the leftover check: unmounted, the id is no longer trusted
+  (node_unmount) # the pods' network namespaces, rootfs and volumes, and node 2's own namespace file; its die
+  # ends only that subshell, and the leftover check reports what it left
   node_remove_cgroups
   ip link del "$NODE2_HOST_VETH" 2>/dev/null # both ends, and the host's route
   iptables -D FORWARD -j SCHEDULEROPS-NODE2 2>/dev/null
   iptables -F SCHEDULEROPS-NODE2 2>/dev/null
   iptables -X SCHEDULEROPS-NODE2 2>/dev/null
-  conntrack -D -s "$NODE_POD_CIDR" >/dev/null 2>&1
-  conntrack -D -d "$NODE_POD_CIDR" >/dev/null 2>&1
+  local net
+  for net in "$NODE_POD_CIDR" 10.213.254.0/30; do # the host's entries; the namespace's went with it
+    conntrack -D -s "$net" >/dev/null 2>&1
+    conntrack -D -d "$net" >/dev/null 2>&1
+  done
   kc delete node "$NODE_NAME" --ignore-not-found >/dev/null 2>&1
   return 0
 }

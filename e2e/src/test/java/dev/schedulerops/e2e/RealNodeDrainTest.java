@@ -20,7 +20,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.readiness.Readiness;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +56,8 @@ class RealNodeDrainTest {
     static final Duration ROLLOUT = Duration.ofMinutes(3);
     /** The longest a pod may wait for its binding while the nodes are drained (measured: see e2e/README "Faults"). */
     static final Duration BINDING_BOUND = Duration.ofSeconds(15);
+    /** Well under the scheduler's 15 s lease: measured 1.0–3.3 s, because the leader gives its lease back. */
+    static final Duration LEADERLESS_BOUND = Duration.ofSeconds(10);
 
     private final Names names = new Names(PROFILE, WORKLOAD);
     private Cluster cluster;
@@ -103,15 +104,18 @@ class RealNodeDrainTest {
         if (client == null) {
             return;
         }
-        if (realNodes != null) {
-            realNodes.forEach(node -> cluster.kubectl("uncordon", node));
+        try {
+            if (realNodes != null) {
+                realNodes.forEach(node -> cluster.kubectl("uncordon", node));
+            }
+            OperatorTests.removeTheProductFromTheRealNode(
+                    cluster, namespace, LABEL, Arrays.asList(kwokNode), ROLLOUT, PROFILE);
+            if (realNodes != null) {
+                realNodes.forEach(node -> MergePatch.nodeLabel(client, node, POOL, null));
+            }
+        } finally {
+            RealNode.removeSecond();
         }
-        OperatorTests.removeTheProductFromTheRealNode(
-                cluster, namespace, LABEL, Arrays.asList(kwokNode), ROLLOUT, PROFILE);
-        if (realNodes != null) {
-            realNodes.forEach(node -> MergePatch.nodeLabel(client, node, POOL, null));
-        }
-        RealNode.removeSecond();
     }
 
     @Test
@@ -160,6 +164,7 @@ class RealNodeDrainTest {
         Map<String, Instant> created = new ConcurrentHashMap<>();
         Map<String, Instant> bound = new ConcurrentHashMap<>();
         AtomicBoolean watching = new AtomicBoolean(true);
+        List<String> arrivalErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
         Thread monitor = new Thread(() -> {
             Instant leaderless = null;
             while (watching.get()) {
@@ -187,42 +192,30 @@ class RealNodeDrainTest {
         Thread arrivals = new Thread(() -> {
             for (int i = 0; arriving.get(); i++) {
                 String name = "pod-" + i;
-                created.put(name, Instant.now());
-                client.resource(RestrictedPods.forScheduler(namespace, name, PROFILE))
-                        .create();
+                Instant now = Instant.now();
+                try {
+                    client.resource(RestrictedPods.forScheduler(namespace, name, PROFILE))
+                            .create();
+                    created.put(name, now);
+                } catch (RuntimeException e) {
+                    arrivalErrors.add(name + ": " + e);
+                }
                 Await.sleep(500);
             }
         });
+        monitor.setDaemon(true);
+        arrivals.setDaemon(true);
         monitor.start();
         arrivals.start();
-        List<String> drained = new ArrayList<>();
         Map<String, Duration> drainTimes = new java.util.LinkedHashMap<>();
         Map<String, String> placements = new java.util.LinkedHashMap<>();
         try {
-            for (String node : realNodes) {
-                Instant start = Instant.now();
-                // Back to back: the next drain starts while the pods evicted by this one may still be starting, so
-                // only the PodDisruptionBudgets keep one replica of each component up.
-                Commands.Result drain = cluster.kubectl(
-                        "drain", node, "--ignore-daemonsets", "--delete-emptydir-data", "--timeout=180s");
-                assertThat(drain.exitCode())
-                        .as("kubectl drain %s:\n%s\n%s", node, drain.stdout(), drain.stderr())
-                        .isZero();
-                drainTimes.put(node, Duration.between(start, Instant.now()));
-                placements.put(
-                        node, placement(Labels.COMPONENT_EXTENDER) + " / " + placement(Labels.COMPONENT_SCHEDULER));
-                cluster.kubectl("uncordon", node).requireSuccess("kubectl uncordon " + node);
-                drained.add(node);
+            try {
+                drainInTurn(drainTimes, placements);
+            } finally {
+                arriving.set(false);
+                arrivals.join();
             }
-            Await.until(
-                    Duration.ofSeconds(120),
-                    "both components fully available again",
-                    () -> available(Labels.COMPONENT_EXTENDER) == 2 && available(Labels.COMPONENT_SCHEDULER) == 2);
-        } finally {
-            arriving.set(false);
-            arrivals.join();
-        }
-        try {
             Await.until(Duration.ofMinutes(2), "every pod is bound", () -> bound.keySet()
                     .containsAll(created.keySet()));
         } finally {
@@ -253,7 +246,7 @@ class RealNodeDrainTest {
                 + ", at the end " + placement(Labels.COMPONENT_EXTENDER) + " / "
                 + placement(Labels.COMPONENT_SCHEDULER));
 
-        assertThat(drained).containsExactlyElementsOf(realNodes);
+        assertThat(arrivalErrors).as("pods that could not be created").isEmpty();
         assertThat(minExtender.get()).as("fewest available extender pods").isGreaterThanOrEqualTo(1);
         assertThat(minScheduler.get()).as("fewest available scheduler pods").isGreaterThanOrEqualTo(1);
         assertThat(minEndpoints.get())
@@ -264,9 +257,14 @@ class RealNodeDrainTest {
                 .as("binding requests refused as conflicts: %s", bindings)
                 .isZero();
         assertThat(bindings.getOrDefault("201", 0L))
-                .as("bindings made (%s)", bindings)
+                .as("bindings made, cluster-wide: the pods, and the components' replacements (%s)", bindings)
                 .isGreaterThanOrEqualTo(created.size());
         assertThat(slowest).as("the longest a pod waited for its binding").isLessThanOrEqualTo(BINDING_BOUND);
+        // An evicted kube-scheduler gives its lease back on SIGTERM: the standby leads within a retry period or two.
+        // Without that, the gap would be a whole lease duration (15 s) or more.
+        assertThat(Duration.ofMillis(longestWithoutLeader.get()))
+                .as("the longest time the lease holder's pod was not Ready")
+                .isLessThanOrEqualTo(LEADERLESS_BOUND);
         // A stopping extender keeps answering until every kube-proxy has dropped it (its --shutdown-delay): without
         // that, a scheduling attempt in the moment between SIGTERM and the endpoint's removal got a 503.
         assertThat(failedScheduling).as("failed scheduling attempts").isEmpty();
@@ -332,6 +330,27 @@ class RealNodeDrainTest {
         }
     }
 
+    /** Drains each real node in turn and uncordons it, then waits until both components are fully available. */
+    private void drainInTurn(Map<String, Duration> drainTimes, Map<String, String> placements) {
+        for (String node : realNodes) {
+            Instant start = Instant.now();
+            // Back to back: the next drain starts while the pods evicted by this one may still be starting, so
+            // only the PodDisruptionBudgets keep one replica of each component up.
+            Commands.Result drain =
+                    cluster.kubectl("drain", node, "--ignore-daemonsets", "--delete-emptydir-data", "--timeout=180s");
+            assertThat(drain.exitCode())
+                    .as("kubectl drain %s:\n%s\n%s", node, drain.stdout(), drain.stderr())
+                    .isZero();
+            drainTimes.put(node, Duration.between(start, Instant.now()));
+            placements.put(node, placement(Labels.COMPONENT_EXTENDER) + " / " + placement(Labels.COMPONENT_SCHEDULER));
+            cluster.kubectl("uncordon", node).requireSuccess("kubectl uncordon " + node);
+        }
+        Await.until(
+                Duration.ofSeconds(120),
+                "both components fully available again",
+                () -> available(Labels.COMPONENT_EXTENDER) == 2 && available(Labels.COMPONENT_SCHEDULER) == 2);
+    }
+
     private Deployment deployment(String component) {
         return client.apps()
                 .deployments()
@@ -357,7 +376,7 @@ class RealNodeDrainTest {
                 .list()
                 .getItems()
                 .stream()
-                .flatMap(s -> s.getEndpoints().stream())
+                .flatMap(s -> s.getEndpoints() == null ? java.util.stream.Stream.empty() : s.getEndpoints().stream())
                 .filter(e -> e.getConditions() != null
                         && Boolean.TRUE.equals(e.getConditions().getReady()))
                 .count();

@@ -179,6 +179,14 @@ class MainTest {
     }
 
     @Test
+    void aNegativeShutdownDelayIsAUsageError() throws Exception {
+        Run run = runJava(Map.of("SCHEDULEROPS_LABEL_KEY", "from.env/ok", "SCHEDULEROPS_SHUTDOWN_DELAY", "-1"));
+
+        assertThat(run.exitCode()).as(run.out()).isEqualTo(2);
+        assertThat(run.out()).contains("shutdown delay (--shutdown-delay, SCHEDULEROPS_SHUTDOWN_DELAY) must not be");
+    }
+
+    @Test
     void readsSettingsFromTheEnvironment() throws Exception {
         Run run = runJava(Map.of("SCHEDULEROPS_LABEL_KEY", "from.env/ok", "SCHEDULEROPS_PORT", "99999"));
         String output = run.out();

@@ -64,7 +64,7 @@ public final class RealNode {
      * Adds the second real node ({@code e2e/cluster real-node 2}, idempotent) after {@link #ensure()}: its own
      * containerd, kubelet and kube-proxy in a network namespace of their own, tainted {@code
      * e2e.schedulerops.dev/second-node:NoSchedule} so that only pods that tolerate it land there. Returns its name.
-     * NetworkPolicies are not enforced for its pods. Remove it with {@link #removeSecond()} when the test is done: every
+     * When the first node enforces NetworkPolicies, the second runs its own enforcer for its pods. Remove it with {@link #removeSecond()} when the test is done: every
      * other real-node test expects one real node.
      */
     public static synchronized String ensureSecond() {

@@ -6,6 +6,7 @@ import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
@@ -174,24 +175,46 @@ public final class ExtenderServer implements AutoCloseable {
         return reloader;
     }
 
-    /** Stops accepting work and waits (up to the grace period) for in-flight requests to complete. */
     /**
      * Stops as a deleted pod should: {@code /readyz} answers 503 at once and every verb answer closes its connection,
-     * for {@code delay}, while the Service's endpoints drop this pod on every node; only then are the connectors closed
-     * and in-flight requests given the shutdown grace. Stopping at once refuses (503) what still arrives through a
-     * kube-proxy that has not yet removed the pod, or on a kept-alive connection: kube-scheduler reports that as a
-     * failed scheduling attempt, or, with {@code ignorable: true}, places the pod without the extender.
+     * for {@code delay}, while the Service's endpoints drop this pod on every node; a kept-alive connection that stays
+     * idle is closed after {@link #STOPPING_IDLE_TIMEOUT}, so the client drops it from its pool before the ports close.
+     * Only then are the connectors closed and in-flight requests given the shutdown grace. Stopping at once refuses
+     * (503) what still arrives through a kube-proxy that has not yet removed the pod, or on a kept-alive connection:
+     * kube-scheduler reports that as a failed scheduling attempt, or, with {@code ignorable: true}, places the pod
+     * without the extender.
      */
     public void stop(Duration delay) throws Exception {
         stopping = true;
-        if (!delay.isZero() && !delay.isNegative()) {
-            LOG.info(
-                    "extender stopping: not ready, still serving for {} ms (each answer closes its connection) while"
-                            + " the Service's endpoints drop this pod",
-                    delay.toMillis());
-            Thread.sleep(delay.toMillis());
+        boolean interrupted = false;
+        try {
+            if (!delay.isZero() && !delay.isNegative()) {
+                LOG.info(
+                        "extender stopping: not ready, still serving for {} ms (each answer closes its connection)"
+                                + " while the Service's endpoints drop this pod",
+                        delay.toMillis());
+                closeIdleConnectionsSoon();
+                Thread.sleep(delay.toMillis());
+            }
+        } catch (InterruptedException e) {
+            interrupted = true;
+        } finally {
+            stop();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
-        stop();
+    }
+
+    /** How long a verb connection may stay idle once stopping has begun. */
+    static final Duration STOPPING_IDLE_TIMEOUT = Duration.ofSeconds(1);
+
+    private void closeIdleConnectionsSoon() {
+        long millis = Math.min(STOPPING_IDLE_TIMEOUT.toMillis(), verbConnector.getIdleTimeout());
+        verbConnector.setIdleTimeout(millis);
+        for (EndPoint endPoint : verbConnector.getConnectedEndPoints()) {
+            endPoint.setIdleTimeout(millis);
+        }
     }
 
     /** Stops at once: readiness turns off, and in-flight requests get the shutdown grace to finish. */

@@ -494,42 +494,77 @@ class ExtenderServerTest {
                 .isNotNull();
     }
 
+    private static final String FILTER_HEAD =
+            "POST /filter HTTP/1.1\r\nHost: localhost\r\n" + "Content-Type: application/json\r\nContent-Length: ";
+
+    /** One /filter request on {@code socket}, and the head and body of its answer (read by Content-Length). */
+    private static String filterOn(Socket socket) throws Exception {
+        byte[] body = fullNodes("a", "1").getBytes(StandardCharsets.UTF_8);
+        OutputStream out = socket.getOutputStream();
+        out.write((FILTER_HEAD + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(body);
+        out.flush();
+        InputStream in = socket.getInputStream();
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new java.io.EOFException("connection closed after: " + head);
+            }
+            head.append((char) b);
+        }
+        java.util.regex.Matcher length =
+                java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+        assertThat(length.find()).as("Content-Length in %s", head).isTrue();
+        return head + new String(in.readNBytes(Integer.parseInt(length.group(1))), StandardCharsets.UTF_8);
+    }
+
     @Test
     void duringTheShutdownDelayItIsNotReadyButStillAnswersAndClosesEachConnection() throws Exception {
-        CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> {
+        try (Socket idle = new Socket("127.0.0.1", server.port())) {
+            idle.setSoTimeout(10_000);
+            assertThat(filterOn(idle)).as("before stopping").startsWith("HTTP/1.1 200");
+            CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> {
+                try {
+                    server.stop(Duration.ofSeconds(6));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
             try {
-                server.stop(Duration.ofSeconds(2));
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (health("/readyz").statusCode() != 503 && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertThat(health("/readyz").statusCode())
+                        .as("/readyz once stopping")
+                        .isEqualTo(503);
+
+                try (Socket socket = new Socket("127.0.0.1", server.port())) {
+                    socket.setSoTimeout(10_000);
+                    String response = filterOn(socket);
+
+                    assertThat(response)
+                            .as("a request arriving during the delay is answered, and its connection closed")
+                            .startsWith("HTTP/1.1 200")
+                            .containsIgnoringCase("Connection: close")
+                            .contains("\"Nodes\":{\"metadata\":{},\"items\":[{");
+                    assertThat(socket.getInputStream().read())
+                            .as("then the server closes it")
+                            .isEqualTo(-1);
+                }
+                long idleClosed = System.nanoTime();
+                assertThat(idle.getInputStream().read())
+                        .as("a kept-alive connection left idle is closed during the delay")
+                        .isEqualTo(-1);
+                assertThat(stopping)
+                        .as("the server still runs during the delay")
+                        .isNotDone();
+                assertThat(Duration.ofNanos(System.nanoTime() - idleClosed)).isLessThan(Duration.ofSeconds(5));
+            } finally {
+                stopping.get(15, TimeUnit.SECONDS);
             }
-        });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (health("/readyz").statusCode() != 503 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
         }
-        assertThat(health("/readyz").statusCode()).as("/readyz once stopping").isEqualTo(503);
-
-        byte[] body = fullNodes("a", "1").getBytes(StandardCharsets.UTF_8);
-        try (Socket socket = new Socket("127.0.0.1", server.port())) {
-            socket.setSoTimeout(10_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(("POST /filter HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                            + "Content-Length: " + body.length + "\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.write(body);
-            out.flush();
-            // readAllBytes returns only because the server closes the kept-alive connection after its answer.
-            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-
-            assertThat(response)
-                    .as("a request arriving during the delay is answered, and its connection closed")
-                    .startsWith("HTTP/1.1 200")
-                    .containsIgnoringCase("Connection: close")
-                    .contains("\"Nodes\":{\"metadata\":{},\"items\":[{");
-        }
-        assertThat(stopping).as("the server still runs during the delay").isNotDone();
-
-        stopping.get(10, TimeUnit.SECONDS);
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> post("/filter", "{}")))
                 .as("no new connections once the delay is over")
                 .isNotNull();
@@ -537,21 +572,13 @@ class ExtenderServerTest {
 
     @Test
     void aRunningServerKeepsConnectionsAlive() throws Exception {
-        byte[] body = fullNodes("a", "1").getBytes(StandardCharsets.UTF_8);
         try (Socket socket = new Socket("127.0.0.1", server.port())) {
             socket.setSoTimeout(10_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(("POST /filter HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                            + "Content-Length: " + body.length + "\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.write(body);
-            out.flush();
-            byte[] head = new byte[256];
-            int read = socket.getInputStream().read(head);
+            String first = filterOn(socket);
+            String second = filterOn(socket);
 
-            assertThat(new String(head, 0, read, StandardCharsets.US_ASCII))
-                    .startsWith("HTTP/1.1 200")
-                    .doesNotContainIgnoringCase("Connection: close");
+            assertThat(first).startsWith("HTTP/1.1 200").doesNotContainIgnoringCase("Connection: close");
+            assertThat(second).as("a second request on the same connection").startsWith("HTTP/1.1 200");
         }
     }
 }
