@@ -571,6 +571,58 @@ class ExtenderServerTest {
     }
 
     @Test
+    void aSlowRequestInFlightWhenStoppingBeginsIsAnsweredDespiteTheShortIdleTimeout() throws Exception {
+        ExtenderServer slow = new ExtenderServer(
+                        "127.0.0.1",
+                        0,
+                        0,
+                        TlsSettings.disabled(),
+                        HttpLimits.withMaxBody(MAX_BODY),
+                        Duration.ofSeconds(5),
+                        new ExtenderVerbs(KEY, cache, args -> {
+                            try {
+                                Thread.sleep(ExtenderServer.STOPPING_IDLE_TIMEOUT.toMillis() * 3);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            return BindResult.bound();
+                        }),
+                        cache::synced,
+                        new ExtenderMetrics())
+                .start();
+        try {
+            String bind = "{\"PodName\":\"p\",\"PodNamespace\":\"d\",\"PodUID\":\"u\",\"Node\":\"n3\"}";
+            CompletableFuture<HttpResponse<String>> answer = client.sendAsync(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + slow.port() + "/bind"))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(bind))
+                            .timeout(Duration.ofSeconds(20))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Thread.sleep(300); // the bind is being handled: no byte moves on its connection for 3 s
+            CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> {
+                try {
+                    slow.stop(Duration.ofSeconds(6));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            try {
+                HttpResponse<String> response = answer.get(20, TimeUnit.SECONDS);
+
+                assertThat(response.statusCode())
+                        .as("a bind longer than the stopping idle timeout")
+                        .isEqualTo(200);
+                assertThat(response.body()).isEqualTo("{\"Error\":\"\"}");
+            } finally {
+                stopping.get(20, TimeUnit.SECONDS);
+            }
+        } finally {
+            slow.close();
+        }
+    }
+
+    @Test
     void aRunningServerKeepsConnectionsAlive() throws Exception {
         try (Socket socket = new Socket("127.0.0.1", server.port())) {
             socket.setSoTimeout(10_000);
