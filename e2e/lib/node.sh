@@ -269,7 +269,7 @@ node_netns_up() {
   if ! iptables -C FORWARD -j SCHEDULEROPS-NODE2 2>/dev/null; then
     # After node 1's kube-router's jump when it runs (it keeps itself first), so its policies still see the traffic.
     local position
-    position=$(iptables -S FORWARD | grep -n -- '-j KUBE-ROUTER-FORWARD' | head -1 | cut -d: -f1)
+    position=$(iptables -S FORWARD | grep -n -- '-j KUBE-ROUTER-FORWARD' | head -1 | cut -d: -f1) || true # none: first
     iptables -I FORWARD "${position:-1}" -j SCHEDULEROPS-NODE2 # `-S` lists the policy first: line N is rule N-1
   fi
   node_cni_config
@@ -848,15 +848,20 @@ node_down_own() {
   [ ${#left[@]} -eq 0 ] || die "the real node left behind: ${left[*]}"
 }
 
-node_teardown() {
+# The named daemons of the selected node, then its pods' processes, containerd, and whatever a dying shim started.
+node_stop_daemons_and_pods() {
   local c
-  for c in kube-router kubelet kube-proxy coredns apiserver-proxy; do
+  for c in "$@"; do
     node_stop_pid "$c" "$(node_run)/$c.pid"
   done
   node_kill_pods
   node_stop_pid containerd "$(node_run)/containerd.pid"
   sleep 0.5
   node_kill_pods
+}
+
+node_teardown() {
+  node_stop_daemons_and_pods kube-router kubelet kube-proxy coredns apiserver-proxy
   node_unmount
   node_remove_cgroups
   node_iptables_cleanup
@@ -908,14 +913,7 @@ node_down_second() {
 
 # Its namespace's own chains, conntrack entries, sysctls, bridge and pod veths go with the namespace.
 node_teardown_second() {
-  local c
-  for c in kube-router kubelet kube-proxy registry-relay registry-relay-host; do
-    node_stop_pid "$c" "$(node_run)/$c.pid"
-  done
-  node_kill_pods
-  node_stop_pid containerd "$(node_run)/containerd.pid"
-  sleep 0.5
-  node_kill_pods
+  node_stop_daemons_and_pods kube-router kubelet kube-proxy registry-relay registry-relay-host
   local pids
   pids=$(node2_netns_pids)
   # shellcheck disable=SC2086

@@ -10,7 +10,6 @@ import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -92,12 +91,7 @@ class DrainTest {
                         .get()));
 
         for (String component : List.of(Labels.COMPONENT_EXTENDER, Labels.COMPONENT_SCHEDULER)) {
-            TopologySpreadConstraint hostname =
-                    deployment(component).getSpec().getTemplate().getSpec().getTopologySpreadConstraints().stream()
-                            .filter(c -> c.getTopologyKey().equals("kubernetes.io/hostname"))
-                            .findFirst()
-                            .orElseThrow();
-            assertThat(hostname.getWhenUnsatisfiable())
+            assertThat(OperatorTests.hostnameSpread(deployment(component)).getWhenUnsatisfiable())
                     .as("%s: the cluster has a node to spare, so each replica needs a node of its own", component)
                     .isEqualTo("DoNotSchedule");
             assertThat(client.policy()
@@ -173,10 +167,7 @@ class DrainTest {
     }
 
     private int available(String component) {
-        Deployment d = deployment(component);
-        Integer available =
-                d == null || d.getStatus() == null ? null : d.getStatus().getAvailableReplicas();
-        return available == null ? 0 : available;
+        return OperatorTests.available(deployment(component));
     }
 
     private List<Pod> runningPods(String component) {

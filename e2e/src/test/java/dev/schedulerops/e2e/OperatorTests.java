@@ -243,6 +243,24 @@ final class OperatorTests {
                         .getImage();
     }
 
+    /** The topology spread over nodes ({@code kubernetes.io/hostname}) of a Deployment's pods. */
+    static io.fabric8.kubernetes.api.model.TopologySpreadConstraint hostnameSpread(Deployment deployment) {
+        return deployment.getSpec().getTemplate().getSpec().getTopologySpreadConstraints().stream()
+                .filter(c -> c.getTopologyKey().equals("kubernetes.io/hostname"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no spread over kubernetes.io/hostname in "
+                        + deployment.getMetadata().getName()));
+    }
+
+    /** A Deployment's available replicas; 0 for none, or no Deployment. */
+    static int available(Deployment deployment) {
+        return deployment == null
+                        || deployment.getStatus() == null
+                        || deployment.getStatus().getAvailableReplicas() == null
+                ? 0
+                : deployment.getStatus().getAvailableReplicas();
+    }
+
     /** Waits until the profile is {@linkplain #isCurrent current}. */
     static void awaitCurrent(KubernetesClient client, String profile, Duration timeout) {
         Await.until(

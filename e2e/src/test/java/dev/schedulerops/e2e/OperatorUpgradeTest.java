@@ -233,10 +233,10 @@ class OperatorUpgradeTest {
                     new ProfileState(
                             extenderNew,
                             extenderNew && DeploymentReadiness.isAvailableAtCurrentGeneration(extender),
-                            available(extender),
+                            OperatorTests.available(extender),
                             schedulerNew,
                             schedulerNew && DeploymentReadiness.isAvailableAtCurrentGeneration(scheduler),
-                            available(scheduler)));
+                            OperatorTests.available(scheduler)));
         }
         Set<String> waiting = new HashSet<>();
         client
@@ -254,14 +254,6 @@ class OperatorUpgradeTest {
 
     private SchedulerProfile profile(String name) {
         return client.resources(SchedulerProfile.class).withName(name).get();
-    }
-
-    private static int available(Deployment deployment) {
-        return deployment == null
-                        || deployment.getStatus() == null
-                        || deployment.getStatus().getAvailableReplicas() == null
-                ? 0
-                : deployment.getStatus().getAvailableReplicas();
     }
 
     private static String scrape(int port) throws IOException, InterruptedException {

@@ -13,7 +13,6 @@ import dev.schedulerops.e2e.support.RestrictedPods;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -121,12 +120,7 @@ class RealNodeDrainTest {
     @Test
     void drainingBothRealNodesInTurnKeepsBothComponentsAvailableAndEveryPodIsBound() throws Exception {
         for (String component : List.of(Labels.COMPONENT_EXTENDER, Labels.COMPONENT_SCHEDULER)) {
-            TopologySpreadConstraint hostname =
-                    deployment(component).getSpec().getTemplate().getSpec().getTopologySpreadConstraints().stream()
-                            .filter(c -> c.getTopologyKey().equals("kubernetes.io/hostname"))
-                            .findFirst()
-                            .orElseThrow();
-            assertThat(hostname.getWhenUnsatisfiable())
+            assertThat(OperatorTests.hostnameSpread(deployment(component)).getWhenUnsatisfiable())
                     .as("%s: each replica needs a node of its own", component)
                     .isEqualTo("DoNotSchedule");
             Await.until(ROLLOUT, component + ": one Ready pod on each real node", () -> realNodes.stream()
@@ -360,10 +354,7 @@ class RealNodeDrainTest {
     }
 
     private int available(String component) {
-        Deployment d = deployment(component);
-        Integer available =
-                d == null || d.getStatus() == null ? null : d.getStatus().getAvailableReplicas();
-        return available == null ? 0 : available;
+        return OperatorTests.available(deployment(component));
     }
 
     private int readyExtenderEndpoints() {
