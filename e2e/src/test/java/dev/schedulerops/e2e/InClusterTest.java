@@ -10,6 +10,8 @@ import dev.schedulerops.e2e.support.Commands;
 import dev.schedulerops.e2e.support.Crds;
 import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.ExtenderTlsClient;
+import dev.schedulerops.e2e.support.LabelToBind;
+import dev.schedulerops.e2e.support.LabelToBindReport;
 import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.PodTimeline;
 import dev.schedulerops.e2e.support.RealNode;
@@ -87,6 +89,9 @@ class InClusterTest {
     static final String KWOK_TAINT = RestrictedPods.KWOK_TAINT;
     static final Duration ROLLOUT = Duration.ofMinutes(3);
     static final Duration BIND = Duration.ofSeconds(90);
+    /** Trials of the label-to-bind promise per profile in step 3. */
+    static final int LABEL_TO_BIND_TRIALS = 6;
+
     private static final ResourceDefinitionContext PROFILES = new ResourceDefinitionContext.Builder()
             .withGroup("schedulerops.dev")
             .withVersion("v1beta1")
@@ -199,6 +204,21 @@ class InClusterTest {
         String node1 = kwokNodes.get(0);
         String node2 = kwokNodes.get(1);
 
+        // The promise first, repeated enough to catch the race it was lost to (5 of 6 trials before the fix): a waiting
+        // pod follows a new label within a second, through the in-cluster scheduler and extender (mutual TLS, names
+        // only), with the sample's Filter + Prioritize and with FilterOnlyOne.
+        for (String profile : List.of("label-priority", scheduler)) {
+            List<LabelToBind.Trial> trials = new ArrayList<>();
+            try (LabelToBind experiment = new LabelToBind(client, namespace, LABEL, kwokNodes.get(2), 43)) {
+                for (int i = 1; i <= LABEL_TO_BIND_TRIALS; i++) {
+                    LabelToBind.Trial trial = experiment.trial(profile, profile, i);
+                    say("Step 3: " + trial.describe());
+                    trials.add(trial);
+                }
+            }
+            LabelToBindReport.assertThePromise(profile + " in-cluster", trials);
+        }
+
         Pod waiting = createPod(scheduler);
         Event failed = awaitEvent(waiting, "FailedScheduling");
         // The names-only Filter's reason as `kubectl describe pod` shows it, grouped by kube-scheduler.
@@ -208,11 +228,16 @@ class InClusterTest {
         say("Step 3: no node has the label, so pod " + name(waiting) + " stays Pending: \"" + failed.getMessage()
                 + "\"");
 
+        // Nothing but the label (LabelToBind times it, InClusterLabelToBindTest repeats it): kube-scheduler retries the
+        // pod when it hears of the node's change, and the extender catches up with the API server before it would
+        // reject every node again.
+        long labelled = System.nanoTime();
         setLabel(node1, LABEL, "10");
-        awaitExtenderChooses(scheduler, node1);
-        nudge(waiting);
         assertThat(awaitBound(waiting)).isEqualTo(node1);
-        say("Step 4: labelled " + node1 + "=10 -> the pending pod went to " + node1 + ".");
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - labelled);
+        say("Step 4: labelled " + node1 + "=10 -> the pending pod went to " + node1 + " " + millis
+                + " ms later; nothing else touched it.");
+        assertThat(millis).as("label to binding, ms").isLessThanOrEqualTo(LabelToBindReport.MAX_MILLIS);
 
         setLabel(node2, LABEL, "20");
         awaitExtenderChooses(scheduler, node2);
@@ -488,11 +513,18 @@ class InClusterTest {
         say("Step 11: deleted extender pod " + strictExtender.getMetadata().getName()
                 + " (ignorable: false) -> pods wait: \"" + failed.getMessage() + "\"");
         awaitAvailable(OPERATOR_NAMESPACE, "fault-strict-extender");
-        strictPods.forEach(this::nudge);
+        Instant back = Instant.now();
+        // Nothing nudges them: a pod whose scheduling failed with an error (the extender unreachable) is retried after
+        // its backoff, at most 10 s by default.
         for (Pod pod : strictPods) {
             assertThat(awaitBound(pod)).isEqualTo(kwokNodes.get(0));
         }
-        say("Step 11: the extender came back -> both waiting pods were scheduled to " + kwokNodes.get(0) + ".");
+        Duration retried = Duration.between(back, Instant.now());
+        say("Step 11: the extender came back -> both waiting pods were scheduled to " + kwokNodes.get(0) + ", "
+                + retried.toMillis() + " ms after it was available, with no update to them.");
+        assertThat(retried)
+                .as("the waiting pods' retry after the extender came back: their backoff (at most 10 s) and one call")
+                .isLessThanOrEqualTo(Duration.ofSeconds(20));
 
         // The claim: with the extender gone, a lenient pod is scheduled without it. The replacement extender pod must
         // not be Ready before the binding, or nothing is shown: the node is cordoned while the pod is scheduled, so
@@ -898,12 +930,6 @@ class InClusterTest {
         return client.resource(
                         RestrictedPods.forScheduler(namespace, schedulerName + "-pod-" + (++podCounter), schedulerName))
                 .create();
-    }
-
-    /** Any update is a cluster event that makes kube-scheduler retry a pod an extender rejected. */
-    private void nudge(Pod pod) {
-        MergePatch.podAnnotation(
-                client, namespace, name(pod), "in-cluster/retry", Instant.now().toString());
     }
 
     private String awaitBound(Pod pod) {

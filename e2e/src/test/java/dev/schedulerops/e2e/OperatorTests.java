@@ -305,12 +305,7 @@ final class OperatorTests {
      */
     static void uninstallTheDeployedProduct(
             Cluster cluster, KubernetesClient client, Duration timeout, String... profiles) {
-        for (String profile : profiles) {
-            client.resources(SchedulerProfile.class).withName(profile).delete();
-        }
-        Await.until(timeout, "the profiles " + String.join(", ", profiles) + " are gone", () -> Stream.of(profiles)
-                .allMatch(p ->
-                        client.resources(SchedulerProfile.class).withName(p).get() == null));
+        uninstallProfiles(client, timeout, profiles);
         cluster.kubectl(
                 "delete",
                 "-k",
@@ -318,6 +313,16 @@ final class OperatorTests {
                 "--wait=true",
                 "--timeout=180s",
                 "--ignore-not-found");
+    }
+
+    /** Deletes the profiles and waits until they are gone (the operator has torn their objects down). */
+    static void uninstallProfiles(KubernetesClient client, Duration timeout, String... profiles) {
+        for (String profile : profiles) {
+            client.resources(SchedulerProfile.class).withName(profile).delete();
+        }
+        Await.until(timeout, "the profiles " + String.join(", ", profiles) + " are gone", () -> Stream.of(profiles)
+                .allMatch(p ->
+                        client.resources(SchedulerProfile.class).withName(p).get() == null));
     }
 
     /**

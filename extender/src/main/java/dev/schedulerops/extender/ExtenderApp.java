@@ -37,7 +37,7 @@ final class ExtenderApp {
         Logger log = LoggerFactory.getLogger(ExtenderApp.class);
         log.info(
                 "starting extender: labelKey={} verbs={} schedulerName={} port={} healthPort={} tlsMode={}"
-                        + " bindAddress={} nodeCache={} limits={}",
+                        + " bindAddress={} nodeCache={} {} limits={}",
                 config.labelKey(),
                 config.verbs().stream().map(Verb::crdName).sorted().toList(),
                 config.schedulerName(),
@@ -46,6 +46,7 @@ final class ExtenderApp {
                 config.tls().mode(),
                 config.bindAddress(),
                 config.nodeCache(),
+                config.nodeCacheSettings(),
                 config.limits());
         if (config.verbs().contains(Verb.BIND) && config.schedulerName() == null) {
             log.warn("Bind is served (SCHEDULEROPS_VERBS is unset, so every verb is) but no scheduler name is set"
@@ -62,10 +63,14 @@ final class ExtenderApp {
             log.error("cannot configure a Kubernetes client (kubeconfig or in-cluster config): {}", e.toString());
             return 1;
         }
-        InformerNodeCache cache = config.nodeCache() ? InformerNodeCache.start(client, config.labelKey()) : null;
+        InformerNodeCache cache = config.nodeCache()
+                ? InformerNodeCache.start(client, config.labelKey(), config.nodeCacheSettings())
+                : null;
         ExtenderMetrics metrics = new ExtenderMetrics();
         if (cache != null) {
             metrics.nodeCache(cache::size, cache::watching, cache::lastEventEpochSeconds);
+            metrics.consistentReads(
+                    cache::consistentReads, cache::consistentReadFailures, cache::consistentReadCorrections);
         }
         KubernetesBinder kubernetesBinder = new KubernetesBinder(client, BIND_TIMEOUT, config.schedulerName());
         if (config.verbs().contains(Verb.BIND)) {

@@ -1,6 +1,7 @@
 package dev.schedulerops.extender;
 
 import dev.schedulerops.extender.http.HttpLimits;
+import dev.schedulerops.extender.nodecache.InformerNodeCache;
 import dev.schedulerops.extender.tls.TlsMode;
 import dev.schedulerops.extender.tls.TlsSettings;
 import dev.schedulerops.extender.verbs.Verb;
@@ -14,6 +15,7 @@ import java.util.regex.Pattern;
  * The extender's settings, read once at start-up from options and environment.
  *
  * @param port the verb port (plain HTTP, or HTTPS with TLS)
+ * @param nodeCacheSettings with the node cache, how it catches up with the API server
  * @param healthPort the port of /healthz, /readyz and /metrics, always plain HTTP
  * @param verbs the verbs answered; the others' paths are not served
  * @param schedulerName the {@code spec.schedulerName} of the pods Bind may bind; null binds none
@@ -26,6 +28,7 @@ public record ExtenderConfig(
         int healthPort,
         String bindAddress,
         boolean nodeCache,
+        InformerNodeCache.Settings nodeCacheSettings,
         Set<Verb> verbs,
         String schedulerName,
         HttpLimits limits,
@@ -78,6 +81,20 @@ public record ExtenderConfig(
             throw new IllegalArgumentException(
                     "shutdown delay (--shutdown-delay, SCHEDULEROPS_SHUTDOWN_DELAY) must not" + " be negative");
         }
+    }
+
+    /** The node cache's catch-up settings, or an {@link IllegalArgumentException} that names the option. */
+    public static InformerNodeCache.Settings nodeCacheSettings(long catchUpLimitMillis, long verifySeconds) {
+        if (catchUpLimitMillis < 1) {
+            throw new IllegalArgumentException(
+                    "--catch-up-limit-ms (SCHEDULEROPS_CATCH_UP_LIMIT_MS) must be at least 1," + " got "
+                            + catchUpLimitMillis);
+        }
+        if (verifySeconds < 0) {
+            throw new IllegalArgumentException("--node-cache-verify-seconds (SCHEDULEROPS_NODE_CACHE_VERIFY_SECONDS)"
+                    + " must not be negative, got " + verifySeconds);
+        }
+        return new InformerNodeCache.Settings(Duration.ofMillis(catchUpLimitMillis), Duration.ofSeconds(verifySeconds));
     }
 
     /**

@@ -71,6 +71,25 @@ public final class Main implements Callable<Integer> {
     private boolean nodeCache;
 
     @Option(
+            names = "--catch-up-limit-ms",
+            paramLabel = "MILLISECONDS",
+            defaultValue = "${env:SCHEDULEROPS_CATCH_UP_LIMIT_MS:-1000}",
+            description = "With --node-cache: before a filter rejects every node, the cache catches up with a"
+                    + " consistent read of the labelled nodes; a call waits at most this long for it, then is answered"
+                    + " from the cache as it is. Keep it under half of kube-scheduler's httpTimeout"
+                    + " (env SCHEDULEROPS_CATCH_UP_LIMIT_MS, default ${DEFAULT-VALUE}).")
+    private long catchUpLimitMillis;
+
+    @Option(
+            names = "--node-cache-verify-seconds",
+            paramLabel = "SECONDS",
+            defaultValue = "${env:SCHEDULEROPS_NODE_CACHE_VERIFY_SECONDS:-60}",
+            description = "With --node-cache: how often a consistent read checks the cache against the API server,"
+                    + " so that a watch that silently stopped delivering leaves it stale at most this long; 0 never"
+                    + " (env SCHEDULEROPS_NODE_CACHE_VERIFY_SECONDS, default ${DEFAULT-VALUE}).")
+    private long nodeCacheVerifySeconds;
+
+    @Option(
             names = "--verbs",
             paramLabel = "VERB[,VERB...]",
             defaultValue = "${env:SCHEDULEROPS_VERBS}",
@@ -224,6 +243,7 @@ public final class Main implements Callable<Integer> {
                     healthPort,
                     bindAddress,
                     nodeCache,
+                    ExtenderConfig.nodeCacheSettings(catchUpLimitMillis, nodeCacheVerifySeconds),
                     ExtenderConfig.verbs(verbs, schedulerName),
                     blank(schedulerName) ? null : schedulerName,
                     ExtenderConfig.limits(

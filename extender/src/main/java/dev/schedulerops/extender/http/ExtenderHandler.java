@@ -132,11 +132,12 @@ final class ExtenderHandler extends Handler.Abstract {
     }
 
     private void dispatch(Exchange exchange, Route route, byte[] body) {
+        dispatch(exchange, route, () -> answer(exchange, route, body));
+    }
+
+    private void dispatch(Exchange exchange, Route route, Runnable step) {
         try {
-            exchange.request
-                    .getComponents()
-                    .getThreadPool()
-                    .execute(() -> exchange.safely(route, () -> answer(exchange, route, body)));
+            exchange.request.getComponents().getThreadPool().execute(() -> exchange.safely(route, step));
         } catch (RejectedExecutionException stopping) {
             exchange.refuse(
                     route, new HttpFailure(HttpStatus.SERVICE_UNAVAILABLE_503, "the extender is stopping", true));
@@ -166,6 +167,29 @@ final class ExtenderHandler extends Handler.Abstract {
             exchange.refuse(route, new HttpFailure(HttpStatus.BAD_REQUEST_400, e.getMessage(), true));
             return;
         }
+        if (outcome.catchUpFirst()) {
+            // No thread waits for the read: the answer is made on a pool thread once the cache has caught up.
+            verbs.catchUp(exchange.started)
+                    .whenComplete((caughtUp, never) ->
+                            dispatch(exchange, route, () -> answerCaughtUp(exchange, route, body, caughtUp)));
+            return;
+        }
+        send(exchange, route, outcome);
+    }
+
+    private void answerCaughtUp(Exchange exchange, Route route, byte[] body, Boolean caughtUp) {
+        Outcome outcome;
+        try {
+            outcome = verbs.answerCaughtUp(route.extenderVerb, body);
+        } catch (BadRequestException e) {
+            exchange.refuse(route, new HttpFailure(HttpStatus.BAD_REQUEST_400, e.getMessage(), true));
+            return;
+        }
+        metrics.catchUp(!Boolean.TRUE.equals(caughtUp) ? "unavailable" : outcome.nodesOut() > 0 ? "kept" : "rejected");
+        send(exchange, route, outcome);
+    }
+
+    private void send(Exchange exchange, Route route, Outcome outcome) {
         metrics.nodes(route, outcome.nodesIn(), outcome.nodesOut());
         if (outcome.status() != HttpStatus.OK_200) {
             LOG.warn("answered {} {}: {}", route.path, outcome.status(), outcome.reply());

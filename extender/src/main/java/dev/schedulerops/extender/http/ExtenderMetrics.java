@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BooleanSupplier;
 import java.util.function.DoubleSupplier;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 
 /**
@@ -63,6 +64,9 @@ public final class ExtenderMetrics {
 
     /** The request counter of (route, status) at {@code slot(route, status)}, registered on first use. */
     private final AtomicReferenceArray<Counter> requests = new AtomicReferenceArray<>((UNKNOWN_ROUTE + 1) * STATUSES);
+
+    /** The catch-up counters by outcome, registered on first use (three fixed values). */
+    private final Map<String, Counter> catchUps = new ConcurrentHashMap<>();
 
     /** The bind counters by outcome, registered on first use (four fixed values). */
     private final Map<String, Counter> binds = new ConcurrentHashMap<>();
@@ -224,6 +228,41 @@ public final class ExtenderMetrics {
                 .baseUnit("seconds")
                 .strongReference(true)
                 .register(registry);
+    }
+
+    /**
+     * Registers the counters of the node cache's consistent reads: started, failed, and node states they found before
+     * the watch delivered them.
+     */
+    public void consistentReads(LongSupplier reads, LongSupplier failures, LongSupplier corrections) {
+        FunctionCounter.builder("schedulerops.extender.node.cache.consistent.reads", reads, LongSupplier::getAsLong)
+                .description("Consistent reads of the labelled nodes: before a filter rejects every node, and every"
+                        + " verify period")
+                .register(registry);
+        FunctionCounter.builder(
+                        "schedulerops.extender.node.cache.consistent.read.failures", failures, LongSupplier::getAsLong)
+                .description("Consistent reads of the labelled nodes that failed (answered from the watch's cache)")
+                .register(registry);
+        FunctionCounter.builder(
+                        "schedulerops.extender.node.cache.consistent.read.corrections",
+                        corrections,
+                        LongSupplier::getAsLong)
+                .description("Node states a consistent read found before the watch delivered them")
+                .register(registry);
+    }
+
+    /**
+     * Counts one filter call that would have rejected every node and was answered after the node cache caught up:
+     * {@code kept} (it then kept a node), {@code rejected} (it still rejected every node), {@code unavailable} (the
+     * read failed or took too long: answered from the cache as it was).
+     */
+    void catchUp(String outcome) {
+        catchUps.computeIfAbsent(outcome, o -> Counter.builder("schedulerops.extender.catch.ups")
+                        .description("Filter calls that would have rejected every node, answered after a consistent"
+                                + " read: kept (a node was kept then), rejected, unavailable (no read in time)")
+                        .tag("outcome", o)
+                        .register(registry))
+                .increment();
     }
 
     void tlsReloaded(boolean success) {

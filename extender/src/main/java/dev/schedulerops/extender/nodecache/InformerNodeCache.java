@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.ReducedStateItemStore;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -21,10 +22,44 @@ import org.slf4j.LoggerFactory;
  * with their status and image lists. It is synced once the informer's initial list has been delivered; list or watch
  * failures are retried by the informer, and a warning is logged every 30 s while the cache has not synced (readiness
  * stays 503 meanwhile).
+ *
+ * <p>The watch can be behind what kube-scheduler knows: both hear of a node's new label from the API server, and
+ * kube-scheduler, which retries a waiting pod the moment it hears, may ask before the watch here has delivered. So
+ * before a filter rejects every node, it {@link #catchUp catches up}: a consistent read of the labelled nodes, one at a
+ * time however many requests want one ({@link CatchUp}), applied to the cache where it is newer than what the watch
+ * delivered. Every {@link Settings#verifyPeriod} the same read checks the cache, so that a watch that silently stopped
+ * delivering leaves it stale for at most that long.
  */
 public final class InformerNodeCache implements NodeCache {
     private static final Logger LOG = LoggerFactory.getLogger(InformerNodeCache.class);
     private static final long LIST_PAGE_SIZE = 500;
+    /**
+     * The least time between the starts of two consistent reads: while requests keep rejecting every node (pods that
+     * no labelled node can take, retried on every cluster event), the API server gets at most ten reads a second.
+     */
+    static final Duration CATCH_UP_SPACING = Duration.ofMillis(100);
+
+    /**
+     * @param catchUpLimit how long a request waits for a consistent read (and how long one read's page may take)
+     *     before it is answered from the cache as the watch left it; kube-scheduler's httpTimeout must leave room for
+     *     it (the operator sets it to at most half the profile's)
+     * @param verifyPeriod how often a consistent read checks the cache whatever the requests; zero for never
+     */
+    public record Settings(Duration catchUpLimit, Duration verifyPeriod) {
+        public static final Settings DEFAULT = new Settings(Duration.ofSeconds(1), Duration.ofSeconds(60));
+
+        public Settings {
+            if (catchUpLimit.isNegative() || catchUpLimit.isZero()) {
+                throw new IllegalArgumentException("the catch-up limit must be positive");
+            }
+            if (verifyPeriod.isNegative()) {
+                throw new IllegalArgumentException("the verify period must not be negative");
+            }
+        }
+    }
+
+    private final Settings settings;
+    private final CatchUp catchUp;
 
     private final StaticNodeCache labels = new StaticNodeCache();
     /** Package-private for tests. */
@@ -50,7 +85,7 @@ public final class InformerNodeCache implements NodeCache {
         return thread;
     });
 
-    private InformerNodeCache(KubernetesClient client, String labelKey) {
+    private InformerNodeCache(KubernetesClient client, String labelKey, Settings settings) {
         this.labelKey = labelKey;
         // Lists in pages of 500 (client-go's default): one unpaged list of all nodes is a single response body that
         // fabric8 reads into one byte[] and then parses whole, and the JDK HttpClient keeps the exchange that opened
@@ -82,23 +117,48 @@ public final class InformerNodeCache implements NodeCache {
 
             @Override
             public void onDelete(Node node, boolean deletedFinalStateUnknown) {
-                labels.remove(node.getMetadata().getName());
+                // A deletion a relist noticed carries the node's last known version, older than a consistent read
+                // may have applied since: it is removed whatever the version.
+                labels.forget(
+                        node.getMetadata().getName(),
+                        deletedFinalStateUnknown
+                                ? ResourceVersion.UNKNOWN
+                                : ResourceVersion.parse(node.getMetadata().getResourceVersion()));
                 lastEventMillis.set(System.currentTimeMillis());
             }
         });
+        this.catchUp = new CatchUp(
+                new LabelledNodesReader(client, labelKey, settings.catchUpLimit()),
+                labels,
+                CATCH_UP_SPACING,
+                watchdog,
+                System::nanoTime);
+        this.settings = settings;
     }
 
     /** Starts watching; the returned cache reports {@link #synced()} once the first list has arrived. */
-    public static InformerNodeCache start(KubernetesClient client, String labelKey) {
-        return start(client, labelKey, RESOURCE_VERSION_POLL);
+    public static InformerNodeCache start(KubernetesClient client, String labelKey, Settings settings) {
+        return start(client, labelKey, settings, RESOURCE_VERSION_POLL);
     }
 
-    /** As {@link #start(KubernetesClient, String)}, noticing bookmarks every {@code poll} (tests make it short). */
-    static InformerNodeCache start(KubernetesClient client, String labelKey, Duration poll) {
-        InformerNodeCache cache = new InformerNodeCache(client, labelKey);
+    /** As {@link #start(KubernetesClient, String, Settings)}, noticing bookmarks every {@code poll} (tests make it short). */
+    static InformerNodeCache start(KubernetesClient client, String labelKey, Settings settings, Duration poll) {
+        InformerNodeCache cache = new InformerNodeCache(client, labelKey, settings);
         long started = System.nanoTime();
         cache.watchdog.scheduleWithFixedDelay(
                 cache::noticeResourceVersion, poll.toMillis(), poll.toMillis(), TimeUnit.MILLISECONDS);
+        long verify = settings.verifyPeriod().toMillis();
+        if (verify > 0) {
+            cache.watchdog.scheduleWithFixedDelay(
+                    () -> {
+                        if (cache.synced()) {
+                            cache.catchUp.after(System.nanoTime());
+                        }
+                    },
+                    verify,
+                    verify,
+                    TimeUnit.MILLISECONDS);
+        }
         ScheduledFuture<?> notSyncedWarning = cache.watchdog.scheduleWithFixedDelay(
                 () -> {
                     if (!cache.synced()) {
@@ -129,7 +189,10 @@ public final class InformerNodeCache implements NodeCache {
 
     private void remember(Node node) {
         Map<String, String> nodeLabels = node.getMetadata().getLabels();
-        labels.put(node.getMetadata().getName(), nodeLabels == null ? null : nodeLabels.get(labelKey));
+        labels.observe(
+                node.getMetadata().getName(),
+                nodeLabels == null ? null : nodeLabels.get(labelKey),
+                ResourceVersion.parse(node.getMetadata().getResourceVersion()));
         lastEventMillis.set(System.currentTimeMillis());
     }
 
@@ -177,6 +240,33 @@ public final class InformerNodeCache implements NodeCache {
     @Override
     public boolean synced() {
         return informer.hasSynced();
+    }
+
+    @Override
+    public boolean catchesUp() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Boolean> catchUp(long askedAtNanos) {
+        return catchUp.after(askedAtNanos)
+                .copy()
+                .completeOnTimeout(false, settings.catchUpLimit().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Consistent reads started (to catch up before rejecting every node, or to verify the cache). */
+    public long consistentReads() {
+        return catchUp.reads();
+    }
+
+    /** Consistent reads that failed. */
+    public long consistentReadFailures() {
+        return catchUp.failures();
+    }
+
+    /** Node states that a consistent read found before the watch delivered them. */
+    public long consistentReadCorrections() {
+        return catchUp.corrections();
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.schedulerops.extender.nodecache;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * What the extender knows about nodes when kube-scheduler sends names only ({@code nodeCacheCapable: true}): for
  * each node, the value of the configured label. Implementations are safe for concurrent use.
@@ -23,6 +25,23 @@ public interface NodeCache extends AutoCloseable {
      * step per name.
      */
     NodeLabelIndex index();
+
+    /**
+     * Whether {@link #catchUp} can make the cache fresher than what it was fed (only a cache that can ask the API
+     * server can).
+     */
+    default boolean catchesUp() {
+        return false;
+    }
+
+    /**
+     * Completes, never exceptionally, once the cache holds at least what a consistent read of the API server that
+     * started at or after {@code askedAtNanos} (a {@link System#nanoTime} time) returned: true then, false when the
+     * read failed or took longer than the cache's limit (the cache is then as the watch left it).
+     */
+    default CompletableFuture<Boolean> catchUp(long askedAtNanos) {
+        return CompletableFuture.completedFuture(false);
+    }
 
     /** What a filter needs to know of a node: whether the cache has seen it and whether it has the label. */
     enum Presence {

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,8 +29,21 @@ import org.slf4j.LoggerFactory;
  * thread-safe.
  */
 public final class ExtenderVerbs {
-    /** The answer to one verb call, with the node counts the metrics report. */
-    public record Outcome(int status, Reply reply, int nodesIn, int nodesOut) {}
+    /**
+     * The answer to one verb call, with the node counts the metrics report.
+     *
+     * @param catchUpFirst the call is not answered: a filter would have rejected every node from a node cache that may
+     *     be behind the API server; {@link #catchUp} it, then {@link #answerCaughtUp answer} the call
+     */
+    public record Outcome(int status, Reply reply, int nodesIn, int nodesOut, boolean catchUpFirst) {
+        public Outcome(int status, Reply reply, int nodesIn, int nodesOut) {
+            this(status, reply, nodesIn, nodesOut, false);
+        }
+
+        static Outcome catchUpFirst(int nodesIn) {
+            return new Outcome(0, null, nodesIn, 0, true);
+        }
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(ExtenderVerbs.class);
     /**
@@ -90,13 +104,52 @@ public final class ExtenderVerbs {
      * garbage collected), but never read it after releasing it.
      */
     public Outcome answer(Verb verb, byte[] body) throws BadRequestException {
+        return answer(verb, body, true);
+    }
+
+    /**
+     * Brings the node cache up to a consistent read of the API server that started at or after {@code askedAtNanos}
+     * (when the call arrived, a {@link System#nanoTime} time). Completes, never exceptionally, when the cache has it
+     * (true) or when the read failed or took too long (false).
+     */
+    public CompletableFuture<Boolean> catchUp(long askedAtNanos) {
+        return nodeCache == null ? CompletableFuture.completedFuture(false) : nodeCache.catchUp(askedAtNanos);
+    }
+
+    /** Answers a call whose {@link Outcome#catchUpFirst} was set, once {@link #catchUp} has completed. */
+    public Outcome answerCaughtUp(Verb verb, byte[] body) throws BadRequestException {
+        return answer(verb, body, false);
+    }
+
+    private Outcome answer(Verb verb, byte[] body, boolean mayCatchUp) throws BadRequestException {
         return switch (verb) {
-            case FILTER -> filter(decodeArgs(body), false);
-            case FILTER_ONLY_ONE -> filter(decodeArgs(body), true);
+            case FILTER -> filterOrCatchUp(decodeArgs(body), false, mayCatchUp);
+            case FILTER_ONLY_ONE -> filterOrCatchUp(decodeArgs(body), true, mayCatchUp);
             case PRIORITIZE -> prioritize(decodeArgs(body));
             case BIND -> bind(decoder.decodeBinding(body));
             case PREEMPT -> preempt(decoder.decodePreemption(body));
         };
+    }
+
+    /**
+     * A names-only filter that rejects every node is the answer a stale node cache gives to the pod kube-scheduler
+     * retried because a node just got the label: kube-scheduler heard of it first, and a rejected pod then waits for
+     * the next cluster event, up to 5 minutes on a quiet cluster. Such an answer is given only after the cache has
+     * caught up with the API server. Any other answer is given at once: it keeps a node, and the pod is placed.
+     */
+    private Outcome filterOrCatchUp(ExtenderArgs args, boolean onlyOne, boolean mayCatchUp) {
+        Outcome outcome = filter(args, onlyOne);
+        if (mayCatchUp
+                && args.namesOnly()
+                && nodeCache != null
+                && nodeCache.catchesUp()
+                && outcome.status() == 200
+                && outcome.nodesIn() > 0
+                && outcome.nodesOut() == 0) {
+            outcome.reply().release();
+            return Outcome.catchUpFirst(outcome.nodesIn());
+        }
+        return outcome;
     }
 
     /** Decodes the arguments into this thread's {@link Scratch}: they do not outlive {@link #answer}. */

@@ -29,7 +29,8 @@ class ExtenderMetricsTest {
                 .build();
         try (KubernetesClient client =
                         new KubernetesClientBuilder().withConfig(config).build();
-                InformerNodeCache cache = InformerNodeCache.start(client, "example.com/rank")) {
+                InformerNodeCache cache =
+                        InformerNodeCache.start(client, "example.com/rank", InformerNodeCache.Settings.DEFAULT)) {
             ExtenderMetrics metrics = new ExtenderMetrics();
             metrics.nodeCache(cache::size, cache::watching, cache::lastEventEpochSeconds);
 

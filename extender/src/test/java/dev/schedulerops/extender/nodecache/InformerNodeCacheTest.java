@@ -15,6 +15,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -31,6 +33,9 @@ class InformerNodeCacheTest {
     private volatile boolean forbidden;
     /** Counted down to make the watch send a BOOKMARK (resource version 20) after its three events. */
     private final CountDownLatch bookmark = new CountDownLatch(1);
+
+    /** The query and Accept header of each consistent read of the labelled nodes. */
+    private final List<String> consistentReads = new CopyOnWriteArrayList<>();
 
     private HttpServer apiServer;
     private KubernetesClient client;
@@ -69,6 +74,19 @@ class InformerNodeCacheTest {
             return;
         }
         String query = exchange.getRequestURI().getRawQuery();
+        if (query != null && query.contains("labelSelector=")) {
+            consistentReads.add(
+                    query + " Accept: " + exchange.getRequestHeaders().getFirst("Accept"));
+            byte[] list = ("{\"kind\":\"PartialObjectMetadataList\",\"metadata\":{\"resourceVersion\":\"30\"},"
+                            + "\"items\":[{\"metadata\":{\"name\":\"n2\",\"resourceVersion\":\"29\",\"labels\":{\""
+                            + KEY + "\":\"9\"}}}]}")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, list.length);
+            exchange.getResponseBody().write(list);
+            exchange.close();
+            return;
+        }
         if (query == null || !query.contains("watch=true")) {
             byte[] list = ("{\"apiVersion\":\"v1\",\"kind\":\"NodeList\",\"metadata\":{\"resourceVersion\":\"10\"},"
                             + "\"items\":[" + node("n1", "1", "7") + "," + node("n2", "2", null) + "]}")
@@ -125,7 +143,7 @@ class InformerNodeCacheTest {
 
     @Test
     void followsTheListAndTheWatchKeepingOnlyNamesAndLabels() throws Exception {
-        cache = InformerNodeCache.start(client, KEY);
+        cache = InformerNodeCache.start(client, KEY, InformerNodeCache.Settings.DEFAULT);
 
         await(cache::synced);
         await(() -> cache.labelValue("n1") == NodeCache.UNKNOWN_NODE);
@@ -143,7 +161,7 @@ class InformerNodeCacheTest {
     @Test
     void tellsWhetherItsWatchIsOpenAndWhenItLastHeardFromTheApiServerBookmarksIncluded() throws Exception {
         double before = System.currentTimeMillis() / 1000.0;
-        cache = InformerNodeCache.start(client, KEY, Duration.ofMillis(50));
+        cache = InformerNodeCache.start(client, KEY, InformerNodeCache.Settings.DEFAULT, Duration.ofMillis(50));
 
         await(cache::synced);
         await(() -> cache.labelValue("n1") == NodeCache.UNKNOWN_NODE); // the watch's last event
@@ -174,5 +192,41 @@ class InformerNodeCacheTest {
                 .as("no event, so the time it last heard of a node stays")
                 .isEqualTo(heard);
         assertThat(cache.labelValue("n3")).as("the cache keeps what it knew").isEqualTo("5");
+    }
+
+    @Test
+    void catchesUpWithAConsistentReadOfTheLabelledNodesMetadataThatTheWatchCannotThenUndo() throws Exception {
+        cache = InformerNodeCache.start(client, KEY, InformerNodeCache.Settings.DEFAULT);
+        await(cache::synced);
+        await(() -> cache.labelValue("n1") == NodeCache.UNKNOWN_NODE); // the watch's last event, version 13
+        assertThat(cache.labelValue("n2")).isEqualTo("3");
+        assertThat(cache.catchesUp()).isTrue();
+
+        assertThat(cache.catchUp(System.nanoTime()).get(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(cache.labelValue("n2")).as("the read's state, version 29").isEqualTo("9");
+        assertThat(cache.labelValue("n3"))
+                .as("labelled in the cache, not in the read")
+                .isNull();
+        assertThat(consistentReads).singleElement().satisfies(read -> assertThat(read)
+                .startsWith("labelSelector=" + KEY.replace("/", "%2F") + "&limit=500 ")
+                .doesNotContain("resourceVersion")
+                .contains("Accept: application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"));
+        assertThat(cache.consistentReads()).isEqualTo(1);
+        assertThat(cache.consistentReadCorrections()).isEqualTo(2);
+        assertThat(cache.consistentReadFailures()).isZero();
+    }
+
+    @Test
+    void aCatchUpThatTheApiServerRefusesAnswersFalseAndKeepsTheCache() throws Exception {
+        cache = InformerNodeCache.start(client, KEY, InformerNodeCache.Settings.DEFAULT);
+        await(cache::synced);
+        await(() -> cache.labelValue("n1") == NodeCache.UNKNOWN_NODE);
+        forbidden = true;
+
+        assertThat(cache.catchUp(System.nanoTime()).get(10, TimeUnit.SECONDS)).isFalse();
+
+        assertThat(cache.labelValue("n2")).isEqualTo("3");
+        assertThat(cache.consistentReadFailures()).isEqualTo(1);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -93,5 +94,87 @@ class StaticNodeCacheTest {
 
         assertThat(byBytes("nœud-ü")).isEqualTo("3");
         assertThat(byBytes("noeud-u")).isSameAs(NodeCache.UNKNOWN_NODE);
+    }
+
+    @Test
+    void theWatchNeverTakesTheCacheBackToAStateItHasPassed() {
+        cache.observe("n", "1", 10);
+        cache.observe("n", "2", 9);
+        assertThat(cache.labelValue("n")).as("an older state is dropped").isEqualTo("1");
+
+        cache.observe("n", null, 11);
+        assertThat(cache.labelValue("n")).isNull();
+
+        cache.forget("n", 10);
+        assertThat(cache.labelValue("n"))
+                .as("a deletion older than the state held")
+                .isNull();
+        cache.forget("n", 12);
+        assertThat(cache.labelValue("n")).isSameAs(NodeCache.UNKNOWN_NODE);
+    }
+
+    @Test
+    void aConsistentReadAppliesWhatTheWatchHasNotDeliveredAndTheWatchThenCannotUndoIt() {
+        cache.observe("late", null, 5);
+        cache.observe("gone", "3", 6);
+        cache.observe("same", "4", 7);
+
+        int changed = cache.apply(new LabelledNodes(
+                20,
+                Map.of(
+                        "late", new LabelledNodes.Node("9", 15),
+                        "new", new LabelledNodes.Node("1", 16),
+                        "same", new LabelledNodes.Node("4", 7))));
+
+        assertThat(changed)
+                .as("late labelled, new added, gone unlabelled; same unchanged")
+                .isEqualTo(3);
+        assertThat(cache.labelValue("late")).isEqualTo("9");
+        assertThat(cache.labelValue("new")).isEqualTo("1");
+        assertThat(cache.labelValue("gone"))
+                .as("labelled, but not among the read's labelled nodes")
+                .isNull();
+        assertThat(cache.labelValue("same")).isEqualTo("4");
+
+        // The watch now delivers the events the read had overtaken: none goes back.
+        cache.observe("late", "8", 12);
+        cache.observe("gone", "3", 6);
+        cache.observe("gone", null, 14);
+        assertThat(cache.labelValue("late")).isEqualTo("9");
+        assertThat(cache.labelValue("gone")).isNull();
+        // A later change still goes through.
+        cache.observe("late", null, 21);
+        assertThat(cache.labelValue("late")).isNull();
+    }
+
+    @Test
+    void aReadNoNewerThanWhatTheWatchDeliveredChangesNothing() {
+        cache.observe("n", null, 30);
+
+        int changed = cache.apply(new LabelledNodes(25, Map.of("n", new LabelledNodes.Node("1", 24))));
+
+        assertThat(changed).isZero();
+        assertThat(cache.labelValue("n")).isNull();
+    }
+
+    @Test
+    void aReadThatTheWatchHadPassedDoesNotBringBackADeletedNode() {
+        cache.observe("n", "1", 10);
+        cache.forget("n", 12);
+
+        cache.apply(new LabelledNodes(11, Map.of("n", new LabelledNodes.Node("1", 10))));
+
+        assertThat(cache.labelValue("n")).isSameAs(NodeCache.UNKNOWN_NODE);
+    }
+
+    @Test
+    void versionsThatAreNotNumbersAreAlwaysApplied() {
+        cache.observe("n", "1", ResourceVersion.parse("10"));
+        cache.observe("n", "2", ResourceVersion.parse("opaque"));
+        assertThat(cache.labelValue("n")).isEqualTo("2");
+        assertThat(ResourceVersion.parse("123456789012345678")).isEqualTo(123456789012345678L);
+        assertThat(ResourceVersion.parse("1234567890123456789")).isEqualTo(ResourceVersion.UNKNOWN);
+        assertThat(ResourceVersion.parse("")).isEqualTo(ResourceVersion.UNKNOWN);
+        assertThat(ResourceVersion.parse(null)).isEqualTo(ResourceVersion.UNKNOWN);
     }
 }

@@ -8,6 +8,7 @@ import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.model.ResolvedProfile;
 import dev.schedulerops.operator.model.TlsFacts;
+import dev.schedulerops.operator.validation.GoDuration;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -144,6 +145,12 @@ final class ExtenderRenderer {
             env.add(new EnvVar("SCHEDULEROPS_TLS_CLIENT_CA_FILE", tlsFile(Names.CLIENT_CA), null));
         }
         env.add(new EnvVar("SCHEDULEROPS_NODE_CACHE", Boolean.toString(p.extenderNeedsNodeCache()), null));
+        if (p.extenderNeedsNodeCache()) {
+            env.add(new EnvVar(
+                    "SCHEDULEROPS_CATCH_UP_LIMIT_MS",
+                    Long.toString(catchUpLimitMillis(p.extender().httpTimeout())),
+                    null));
+        }
         // Only the verbs the scheduler calls are served (every other path answers 404), and Bind binds only pods
         // that name this profile's scheduler.
         env.add(new EnvVar(
@@ -154,6 +161,16 @@ final class ExtenderRenderer {
         env.add(new EnvVar("SCHEDULEROPS_LOG_FORMAT", "json", null));
         env.add(new EnvVar("JAVA_TOOL_OPTIONS", p.extender().javaToolOptions(), null));
         return env;
+    }
+
+    /**
+     * How long a filter call may wait for the extender's node cache to catch up with the API server before it rejects
+     * every node: 1 s, or half of kube-scheduler's httpTimeout when that is shorter, so that the call is always
+     * answered before kube-scheduler gives up on it.
+     */
+    static long catchUpLimitMillis(String httpTimeout) {
+        long timeoutMillis = GoDuration.parseNanos(httpTimeout).orElse(5_000_000_000L) / 1_000_000;
+        return Math.max(1, Math.min(1000, timeoutMillis / 2));
     }
 
     /** A verb as the CRD and the extender's SCHEDULEROPS_VERBS spell it ("FilterOnlyOne"). */

@@ -1,0 +1,109 @@
+package dev.schedulerops.e2e.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The label-to-bind bound as the tests assert it, and its results file as {@code bench/label-to-bind} asks for it. */
+public final class LabelToBindReport {
+    /** The promise: p99 at most 1 s and max at most 2 s from the label to the binding. */
+    public static final long P99_MILLIS = 1000;
+
+    public static final long MAX_MILLIS = 2000;
+
+    private LabelToBindReport() {}
+
+    /**
+     * Asserts the promise for one mode's trials: every pod bound, none placed by a label removed just before it was
+     * created, nothing else happened on the cluster that could have made kube-scheduler retry it, and the times within
+     * the bound.
+     */
+    public static void assertThePromise(String mode, List<LabelToBind.Trial> trials) {
+        LabelToBind.Summary summary = LabelToBind.Summary.of(trials);
+        System.out.println("[label-to-bind] " + mode + ": " + summary);
+        assertThat(trials)
+                .as("pods placed by the previous trial's label, removed just before they were created")
+                .noneMatch(LabelToBind.Trial::stalePlacement);
+        assertThat(trials)
+                .as("pods not bound within " + LabelToBind.BIND_LIMIT + " of the label")
+                .allMatch(LabelToBind.Trial::bound);
+        assertThat(trials)
+                .as("trials during which another node or pod changed (a retry that event caused is not the product's)")
+                .allMatch(t -> t.otherEvents().isEmpty());
+        assertThat(summary.max()).as(mode + ": the slowest label-to-bind, ms").isLessThanOrEqualTo(MAX_MILLIS);
+        assertThat(summary.p99()).as(mode + ": p99 label-to-bind, ms").isLessThanOrEqualTo(P99_MILLIS);
+    }
+
+    /** A results file started now, for {@link #writeIfAsked}. */
+    public static ResultsFile start(String setup) {
+        return new ResultsFile("Label to bind: " + setup, System.getProperty("schedulerops.labelToBind.command", "?"));
+    }
+
+    /** Writes the results file when {@code schedulerops.labelToBind.results} names one. */
+    public static void writeIfAsked(ResultsFile results, String setup, List<LabelToBind.Trial> trials) {
+        String target = System.getProperty("schedulerops.labelToBind.results");
+        if (target == null || target.isBlank() || trials.isEmpty()) {
+            return;
+        }
+        Map<String, List<LabelToBind.Trial>> byMode = new LinkedHashMap<>();
+        trials.forEach(t -> byMode.computeIfAbsent(t.mode(), m -> new java.util.ArrayList<>())
+                .add(t));
+        StringBuilder body = new StringBuilder();
+        body.append("- setup: ").append(setup).append("\n");
+        body.append("- kube-scheduler defaults: podInitialBackoffSeconds 1, podMaxBackoffSeconds 10,"
+                + " podMaxInUnschedulablePodsDuration 5m (not shortened)\n");
+        body.append("- each trial: the previous trial's label removed and a pod created at once (a stale placement is"
+                + " counted if it is bound by the removed label); the scheduler's rejection; a random 0-3000 ms;"
+                + " `kubectl label`-equivalent merge patch; the time until a watch here sees the pod bound\n\n");
+        body.append("| mode | trials | p50 ms | p99 ms | max ms | over 1 s | not bound in ")
+                .append(LabelToBind.BIND_LIMIT.toSeconds())
+                .append(" s | stale placements | trials with other events |\n");
+        body.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        byMode.forEach((mode, list) -> {
+            LabelToBind.Summary s = LabelToBind.Summary.of(list);
+            long over = list.stream()
+                    .filter(t -> t.bound() && !t.stalePlacement() && t.labelToBindMillis() > 1000)
+                    .count();
+            body.append("| ")
+                    .append(mode)
+                    .append(" | ")
+                    .append(s.trials())
+                    .append(" | ")
+                    .append(s.p50())
+                    .append(" | ")
+                    .append(s.p99())
+                    .append(" | ")
+                    .append(s.max())
+                    .append(" | ")
+                    .append(over)
+                    .append(" | ")
+                    .append(s.notBound())
+                    .append(" | ")
+                    .append(s.stale())
+                    .append(" | ")
+                    .append(s.withOtherEvents())
+                    .append(" |\n");
+        });
+        body.append("\n## Every trial\n\nmode, trial, delay after the rejection (ms), label to bind (ms), bound,"
+                + " stale placement, other events\n\n```\n");
+        body.append(trials.stream()
+                .map(t -> String.join(
+                        ",",
+                        t.mode(),
+                        Integer.toString(t.number()),
+                        Long.toString(t.delayMillis()),
+                        Long.toString(t.labelToBindMillis()),
+                        Boolean.toString(t.bound()),
+                        Boolean.toString(t.stalePlacement()),
+                        String.join(" ", t.otherEvents())))
+                .collect(Collectors.joining("\n")));
+        body.append("\n```\n");
+        Path file = Path.of(target);
+        results.write(file, body.toString());
+        System.out.println("[label-to-bind] wrote " + file);
+    }
+}
