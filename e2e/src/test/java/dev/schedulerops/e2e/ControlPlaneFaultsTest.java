@@ -297,6 +297,9 @@ class ControlPlaneFaultsTest {
                     + (component.equals("kube-apiserver") ? " (counted by the new API server)" : "")
                     + "; product containers restarted meanwhile: " + (restarts.isEmpty() ? "none" : restarts)
                     + "; control-plane processes that exited and were started again: " + outage.revived());
+            assertThat(ApiServerMetrics.Bindings.of(bindings).conflicts())
+                    .as("binding requests refused as conflicts (a pod bound twice): %s", bindings)
+                    .isZero();
         }
     }
 

@@ -2,14 +2,21 @@ package dev.schedulerops.e2e;
 
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.ExtenderProbe;
 import dev.schedulerops.e2e.support.LabelToBind;
 import dev.schedulerops.e2e.support.LabelToBindReport;
 import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.e2e.support.ResultsFile;
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -29,6 +36,31 @@ class InClusterLabelToBindBench {
     static final Duration ROLLOUT = Duration.ofMinutes(3);
     private static final int TRIALS = Integer.getInteger("schedulerops.labelToBind.trials", 200);
 
+    /** A probe of the profile's extender pod at its IP on the node's bridge, with the scheduler's client Secret. */
+    private static ExtenderProbe probe(KubernetesClient client, String profile) throws Exception {
+        Names names = new Names(profile, InClusterTest.OPERATOR_NAMESPACE);
+        Secret secret = client.secrets()
+                .inNamespace(InClusterTest.OPERATOR_NAMESPACE)
+                .withName(names.schedulerClientSecret())
+                .get();
+        Path dir = Files.createTempDirectory("l2b-probe");
+        for (String key : List.of(Names.CA_CERT, Names.TLS_CERT, Names.TLS_KEY)) {
+            Files.write(
+                    dir.resolve(key),
+                    Base64.getDecoder().decode(secret.getData().get(key)));
+        }
+        String ip = OperatorTests.livePods(
+                        client, InClusterTest.OPERATOR_NAMESPACE, Labels.selector(profile, Labels.COMPONENT_EXTENDER))
+                .get(0)
+                .getStatus()
+                .getPodIP();
+        return ExtenderProbe.of(
+                "https://" + ip + ":" + Names.EXTENDER_TLS_PORT,
+                dir.resolve(Names.CA_CERT),
+                dir.resolve(Names.TLS_CERT),
+                dir.resolve(Names.TLS_KEY));
+    }
+
     @Test
     void everyModeInCluster(Cluster cluster) throws Exception {
         KubernetesClient client = cluster.client();
@@ -46,6 +78,7 @@ class InClusterLabelToBindBench {
         OperatorTests.installTheDeployedProduct(cluster, ROLLOUT);
         String namespace = OperatorTests.createRestrictedNamespace(cluster, "label-to-bind");
         List<LabelToBind.Trial> trials = new ArrayList<>();
+        List<LabelToBindReport.Lag> lags = new ArrayList<>();
         List<String> profiles = new ArrayList<>();
         try {
             for (LabelToBind.Mode mode : LabelToBind.Mode.all(LABEL)) {
@@ -60,12 +93,21 @@ class InClusterLabelToBindBench {
                         System.out.println("[label-to-bind] " + trial.describe());
                         trials.add(trial);
                     }
+                    if (mode.specYaml().contains("Prioritize")
+                            && mode.specYaml().contains("nodeCacheCapable: true")) {
+                        ExtenderProbe probe = probe(client, profile);
+                        for (int i = 1; i <= TRIALS; i++) {
+                            for (boolean add : new boolean[] {true, false}) {
+                                lags.add(new LabelToBindReport.Lag(add, experiment.cacheLagMicros(probe, add)));
+                            }
+                        }
+                    }
                 }
                 // One profile at a time: the others' pods would be events to this one's scheduler.
                 OperatorTests.uninstallProfiles(client, ROLLOUT, profile);
             }
         } finally {
-            LabelToBindReport.writeIfAsked(results, setup, trials);
+            LabelToBindReport.writeIfAsked(results, setup, trials, lags);
             OperatorTests.removeTheProductFromTheRealNode(
                     cluster, namespace, LABEL, List.of(node), ROLLOUT, profiles.toArray(String[]::new));
         }

@@ -2,6 +2,7 @@ package dev.schedulerops.e2e;
 
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
+import dev.schedulerops.e2e.support.ExtenderProbe;
 import dev.schedulerops.e2e.support.LabelToBind;
 import dev.schedulerops.e2e.support.LabelToBindReport;
 import dev.schedulerops.e2e.support.MergePatch;
@@ -39,6 +40,7 @@ class LabelToBindTest {
     private String node;
     private String namespace;
     private final List<LabelToBind.Trial> trials = new ArrayList<>();
+    private final List<LabelToBindReport.Lag> lags = new ArrayList<>();
     private ResultsFile results;
 
     @BeforeAll
@@ -58,8 +60,9 @@ class LabelToBindTest {
     }
 
     private String setup() {
-        return "local processes: kube-scheduler " + cluster.kubernetesVersion()
-                + " and the extender jar as the operator rendered them (mutual TLS), a KWOK node";
+        String jar = System.getProperty("schedulerops.extenderJar");
+        return "local processes: kube-scheduler " + cluster.kubernetesVersion() + " and the extender jar "
+                + (jar == null ? "of this checkout" : jar) + " as the operator rendered them (mutual TLS), a KWOK node";
     }
 
     @AfterAll
@@ -68,7 +71,7 @@ class LabelToBindTest {
             harness.close();
         }
         if (results != null) {
-            LabelToBindReport.writeIfAsked(results, setup(), trials);
+            LabelToBindReport.writeIfAsked(results, setup(), trials, lags);
         }
     }
 
@@ -86,6 +89,18 @@ class LabelToBindTest {
                 LabelToBind.Trial trial = experiment.trial(mode.name(), profile.profile(), i);
                 System.out.println("[label-to-bind] " + trial.describe());
                 these.add(trial);
+            }
+            if (mode.specYaml().contains("Prioritize") && mode.specYaml().contains("nodeCacheCapable: true")) {
+                // The window that remains: how long the extender's cache takes to see a label come and go.
+                ExtenderProbe probe = profile.probe();
+                List<LabelToBindReport.Lag> window = new ArrayList<>();
+                for (int i = 1; i <= TRIALS; i++) {
+                    for (boolean add : new boolean[] {true, false}) {
+                        window.add(new LabelToBindReport.Lag(add, experiment.cacheLagMicros(probe, add)));
+                    }
+                }
+                lags.addAll(window);
+                LabelToBindReport.assertTheWindow(window);
             }
         } finally {
             trials.addAll(these);

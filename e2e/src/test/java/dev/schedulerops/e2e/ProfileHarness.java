@@ -2,12 +2,14 @@ package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.ChildProcess;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.E2eSettings;
+import dev.schedulerops.e2e.support.ExtenderProbe;
 import dev.schedulerops.e2e.support.KubeSchedulerProcess;
 import dev.schedulerops.e2e.support.Loopback;
 import dev.schedulerops.e2e.support.LoopbackPorts;
@@ -86,6 +88,29 @@ final class ProfileHarness implements AutoCloseable {
                     .filter(l -> l.startsWith(name + "{") && l.contains(labelFilter))
                     .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
                     .sum();
+        }
+
+        /** A probe of the extender's node cache, over the scheduler's own TLS files (see {@link ExtenderProbe}). */
+        ExtenderProbe probe() {
+            JsonNode bundled = config.at("/extenders/0");
+            JsonNode tls = bundled.path("tlsConfig");
+            return ExtenderProbe.of(
+                    bundled.path("urlPrefix").asText(),
+                    tls.hasNonNull("caFile") ? Path.of(tls.get("caFile").asText()) : null,
+                    tls.hasNonNull("certFile") ? Path.of(tls.get("certFile").asText()) : null,
+                    tls.hasNonNull("keyFile") ? Path.of(tls.get("keyFile").asText()) : null);
+        }
+
+        /** The extender process's CPU time so far (user and system), from /proc. */
+        double extenderCpuSeconds() {
+            long pid = extender.orElseThrow().pid();
+            try {
+                String stat = java.nio.file.Files.readString(Path.of("/proc/" + pid + "/stat"));
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
 
         @Override

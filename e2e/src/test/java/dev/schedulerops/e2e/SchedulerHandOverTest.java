@@ -210,14 +210,18 @@ class SchedulerHandOverTest {
         }
         // The API server refuses a second binding of a pod with 409 Conflict: none was even tried. (An event is no
         // proof of a binding: a leader frozen just after binding a pod never sends its Scheduled event.)
-        Map<String, Long> bindings =
-                ApiServerMetrics.difference(ApiServerMetrics.bindingRequests(cluster), bindingsBefore);
-        assertThat(bindings.getOrDefault("409", 0L))
-                .as("binding requests refused as conflicts: %s", bindings)
+        ApiServerMetrics.Bindings bindings = ApiServerMetrics.Bindings.of(
+                ApiServerMetrics.difference(ApiServerMetrics.bindingRequests(cluster), bindingsBefore));
+        assertThat(bindings.conflicts())
+                .as("binding requests refused as conflicts: %s", bindings.byCode())
                 .isZero();
-        assertThat(bindings.getOrDefault("201", 0L))
-                .as("bindings made (%s)", bindings)
-                .isGreaterThanOrEqualTo(PODS);
+        assertThat(bindings.other())
+                .as("binding requests answered 1xx, 3xx or 4xx but 409: %s", bindings.byCode())
+                .isZero();
+        assertThat(bindings.serverErrors())
+                .as("binding requests the API server failed (5xx; kube-scheduler retries them): %s", bindings.byCode())
+                .isLessThanOrEqualTo(bindings.serverErrorBound());
+        assertThat(bindings.made()).as("bindings made (%s)", bindings.byCode()).isGreaterThanOrEqualTo(PODS);
         assertThat(failed)
                 .as("no pod failed a binding (a second scheduler would be refused)")
                 .isEmpty();
@@ -230,7 +234,7 @@ class SchedulerHandOverTest {
                 + " took the lease " + withoutLeader.toMillis() + " ms later (leaseDuration " + Defaults.LEASE_DURATION
                 + ", retryPeriod " + Defaults.RETRY_PERIOD + "); all " + PODS + " pods were bound to " + kwokNode
                 + ", the last " + lastBound.toMillis() + " ms after the last was created; binding requests"
-                + " meanwhile by status " + bindings + ", no FailedScheduling, " + withoutEvent
+                + " meanwhile by status " + bindings.byCode() + ", no FailedScheduling, " + withoutEvent
                 + " pod(s) bound without a Scheduled event (a leader frozen just after a binding never sends it).");
     }
 

@@ -42,9 +42,15 @@ public final class E2eSettings {
                 : targetDir().resolve("cluster-logs");
     }
 
-    /** The extender's shaded jar; fails when it has not been built. */
+    /**
+     * The extender's shaded jar; fails when it has not been built. {@code -Dschedulerops.extenderJar} names another
+     * (bench/label-to-bind runs an older commit's this way, for a before-and-after).
+     */
     public static Path extenderJar() {
-        return builtJar("extender/target/schedulerops-extender.jar");
+        String other = System.getProperty("schedulerops.extenderJar");
+        return other == null || other.isBlank()
+                ? builtJar("extender/target/schedulerops-extender.jar")
+                : Path.of(other);
     }
 
     /** The operator's shaded jar; fails when it has not been built. */

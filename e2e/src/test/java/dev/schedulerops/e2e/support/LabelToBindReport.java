@@ -15,19 +15,37 @@ public final class LabelToBindReport {
 
     public static final long MAX_MILLIS = 2000;
 
+    /** The most a removed label may still place a pod: the extender's cache seeing it, from before the write. */
+    public static final long WINDOW_MAX_MILLIS = 1000;
+
     private LabelToBindReport() {}
 
+    /** How long the extender's cache took to show a label set ({@code add}) or removed, from before the write. */
+    public record Lag(boolean add, long micros) {}
+
+    /** Asserts the window that remains: every change seen by the extender's cache within {@link #WINDOW_MAX_MILLIS}. */
+    public static void assertTheWindow(List<Lag> lags) {
+        System.out.println("[label-to-bind] the extender's cache saw label changes after (µs): " + lags);
+        assertThat(lags)
+                .as("label changes the extender's cache saw more than " + WINDOW_MAX_MILLIS + " ms after the write")
+                .allMatch(l -> l.micros() <= WINDOW_MAX_MILLIS * 1000);
+    }
+
+    private static long microsAt(List<Long> sorted, double quantile) {
+        if (sorted.isEmpty()) {
+            return -1;
+        }
+        return sorted.get(Math.max(0, (int) Math.ceil(quantile * sorted.size()) - 1));
+    }
+
     /**
-     * Asserts the promise for one mode's trials: every pod bound, none placed by a label removed just before it was
-     * created, nothing else happened on the cluster that could have made kube-scheduler retry it, and the times within
-     * the bound.
+     * Asserts the promise for one mode's trials: every pod bound, nothing else happened on the cluster that could have
+     * made kube-scheduler retry it, and the times within the bound. Pods placed by a label removed just before they
+     * were created are reported, not asserted: that window is kube-scheduler's own too (see {@link #assertTheWindow}).
      */
     public static void assertThePromise(String mode, List<LabelToBind.Trial> trials) {
         LabelToBind.Summary summary = LabelToBind.Summary.of(trials);
         System.out.println("[label-to-bind] " + mode + ": " + summary);
-        assertThat(trials)
-                .as("pods placed by the previous trial's label, removed just before they were created")
-                .noneMatch(LabelToBind.Trial::stalePlacement);
         assertThat(trials)
                 .as("pods not bound within " + LabelToBind.BIND_LIMIT + " of the label")
                 .allMatch(LabelToBind.Trial::bound);
@@ -44,7 +62,7 @@ public final class LabelToBindReport {
     }
 
     /** Writes the results file when {@code schedulerops.labelToBind.results} names one. */
-    public static void writeIfAsked(ResultsFile results, String setup, List<LabelToBind.Trial> trials) {
+    public static void writeIfAsked(ResultsFile results, String setup, List<LabelToBind.Trial> trials, List<Lag> lags) {
         String target = System.getProperty("schedulerops.labelToBind.results");
         if (target == null || target.isBlank() || trials.isEmpty()) {
             return;
@@ -56,9 +74,13 @@ public final class LabelToBindReport {
         body.append("- setup: ").append(setup).append("\n");
         body.append("- kube-scheduler defaults: podInitialBackoffSeconds 1, podMaxBackoffSeconds 10,"
                 + " podMaxInUnschedulablePodsDuration 5m (not shortened)\n");
-        body.append("- each trial: the previous trial's label removed and a pod created at once (a stale placement is"
-                + " counted if it is bound by the removed label); the scheduler's rejection; a random 0-3000 ms;"
-                + " `kubectl label`-equivalent merge patch; the time until a watch here sees the pod bound\n\n");
+        body.append("- each trial: the previous trial's label removed and a pod created at once (when the removed label"
+                + " places it, that is a stale placement, counted, and the trial starts again with a new pod); the"
+                + " scheduler's rejection; a random 0-3000 ms; `kubectl label`-equivalent merge patch; the time until a"
+                + " watch here sees the pod bound\n\n");
+        body.append(
+                "Stale placements: of the pods created right after the previous trial's label was removed (one a trial,"
+                        + " and one more for each stale placement), those the removed label placed.\n\n");
         body.append("| mode | trials | p50 ms | p99 ms | max ms | over 1 s | not bound in ")
                 .append(LabelToBind.BIND_LIMIT.toSeconds())
                 .append(" s | stale placements | trials with other events |\n");
@@ -66,7 +88,7 @@ public final class LabelToBindReport {
         byMode.forEach((mode, list) -> {
             LabelToBind.Summary s = LabelToBind.Summary.of(list);
             long over = list.stream()
-                    .filter(t -> t.bound() && !t.stalePlacement() && t.labelToBindMillis() > 1000)
+                    .filter(t -> t.bound() && t.labelToBindMillis() > 1000)
                     .count();
             body.append("| ")
                     .append(mode)
@@ -88,8 +110,36 @@ public final class LabelToBindReport {
                     .append(s.withOtherEvents())
                     .append(" |\n");
         });
+        if (!lags.isEmpty()) {
+            body.append("\n## The window that remains\n\nHow long the extender's node cache took to show a label"
+                    + " change, from just before the write (an upper bound) until a names-only `/prioritize` of the"
+                    + " node (which never waits for a catch-up) answered with the new state, polled over one kept-alive"
+                    + " connection. A pod created in that window after a label was removed can still be placed by it"
+                    + " (while the label was set, a rejected pod is caught up instead). Measured with the"
+                    + " Filter + Prioritize names-only profile.\n\n");
+            body.append("| change | samples | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|\n");
+            for (boolean add : new boolean[] {true, false}) {
+                List<Long> sorted = lags.stream()
+                        .filter(l -> l.add() == add)
+                        .map(Lag::micros)
+                        .sorted()
+                        .toList();
+                body.append(String.format(
+                        "| %s | %d | %.1f | %.1f | %.1f |%n",
+                        add ? "label set" : "label removed",
+                        sorted.size(),
+                        microsAt(sorted, 0.5) / 1000.0,
+                        microsAt(sorted, 0.99) / 1000.0,
+                        microsAt(sorted, 1.0) / 1000.0));
+            }
+            body.append("\nEvery sample (µs), set then removed:\n\n```\n")
+                    .append(lags.stream()
+                            .map(l -> (l.add() ? "+" : "-") + l.micros())
+                            .collect(Collectors.joining(" ")))
+                    .append("\n```\n");
+        }
         body.append("\n## Every trial\n\nmode, trial, delay after the rejection (ms), label to bind (ms), bound,"
-                + " stale placement, other events\n\n```\n");
+                + " stale placements before it, other events\n\n```\n");
         body.append(trials.stream()
                 .map(t -> String.join(
                         ",",
@@ -98,7 +148,7 @@ public final class LabelToBindReport {
                         Long.toString(t.delayMillis()),
                         Long.toString(t.labelToBindMillis()),
                         Boolean.toString(t.bound()),
-                        Boolean.toString(t.stalePlacement()),
+                        Integer.toString(t.stalePlacements()),
                         String.join(" ", t.otherEvents())))
                 .collect(Collectors.joining("\n")));
         body.append("\n```\n");

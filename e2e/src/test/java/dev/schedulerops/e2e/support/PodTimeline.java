@@ -15,8 +15,8 @@ import java.util.function.Predicate;
  * things in the same second would pass an "or equal" comparison either way round).
  */
 public final class PodTimeline implements AutoCloseable {
-    /** One state of one pod, as the watch delivered it. */
-    public record Change(Watcher.Action action, Pod pod) {
+    /** One state of one pod, as the watch delivered it, and when ({@link System#nanoTime}) it arrived here. */
+    public record Change(Watcher.Action action, Pod pod, long nanos) {
         public boolean ready() {
             return pod.getStatus() != null
                     && pod.getStatus().getConditions() != null
@@ -41,7 +41,7 @@ public final class PodTimeline implements AutoCloseable {
             @Override
             public void eventReceived(Action action, Pod pod) {
                 synchronized (changes) {
-                    changes.add(new Change(action, pod));
+                    changes.add(new Change(action, pod, System.nanoTime()));
                 }
             }
 

@@ -14,20 +14,27 @@ import io.fabric8.generator.annotation.ValidationRule;
         fieldPath = ".renewDeadline")
 // client-go's leader elector refuses renewDeadline <= 1.2 x retryPeriod (its JitterFactor) when kube-scheduler starts.
 // CEL cannot multiply a duration, so 5 x renew >= 6 x retry by additions; >= lets the exact boundary through, where
-// Go's float arithmetic decides, and the Java validator does the same arithmetic.
+// Go's float arithmetic decides, and the Java validator does the same arithmetic. The rule takes an unset retryPeriod
+// as 2s, the default when v1beta1 was released (the released schema's rules may not change); the default is 1s now,
+// so only a renewDeadline of 2.4s or less with retryPeriod unset is refused here where the operator would accept it.
 @ValidationRule(
         value = LeaderElectionSpec.FIVE_RENEWS + " >= " + LeaderElectionSpec.SIX_RETRIES,
-        message = "leaderElection.renewDeadline must be more than 1.2 x retryPeriod (defaults: renewDeadline "
-                + Defaults.RENEW_DEADLINE + ", retryPeriod " + Defaults.RETRY_PERIOD + "): kube-scheduler's leader"
-                + " election refuses to start otherwise",
+        message =
+                "leaderElection.renewDeadline must be more than 1.2 x retryPeriod (an unset renewDeadline is taken as "
+                        + Defaults.RENEW_DEADLINE + ", an unset retryPeriod as " + LeaderElectionSpec.RETRY_AT_ADMISSION
+                        + "; set retryPeriod with a short renewDeadline): kube-scheduler's leader election refuses to start"
+                        + " otherwise",
         fieldPath = ".retryPeriod")
 public class LeaderElectionSpec {
     static final String LEASE =
             "(has(self.leaseDuration) ? duration(self.leaseDuration) : duration('" + Defaults.LEASE_DURATION + "'))";
     static final String RENEW =
             "(has(self.renewDeadline) ? duration(self.renewDeadline) : duration('" + Defaults.RENEW_DEADLINE + "'))";
+    /** What the admission rule takes an unset retryPeriod as: the default of the released v1beta1 schema. */
+    static final String RETRY_AT_ADMISSION = "2s";
+
     static final String RETRY =
-            "(has(self.retryPeriod) ? duration(self.retryPeriod) : duration('" + Defaults.RETRY_PERIOD + "'))";
+            "(has(self.retryPeriod) ? duration(self.retryPeriod) : duration('" + RETRY_AT_ADMISSION + "'))";
     static final String FIVE_RENEWS = RENEW + " + " + RENEW + " + " + RENEW + " + " + RENEW + " + " + RENEW;
     static final String SIX_RETRIES =
             RETRY + " + " + RETRY + " + " + RETRY + " + " + RETRY + " + " + RETRY + " + " + RETRY;
@@ -46,7 +53,9 @@ public class LeaderElectionSpec {
     @Pattern(Defaults.DURATION_PATTERN)
     private String renewDeadline;
 
-    @JsonPropertyDescription("How long candidates wait between tries, a Go duration. Defaults to 2s.")
+    @JsonPropertyDescription("How long candidates wait between tries (and the leader between renewals), a Go duration."
+            + " Defaults to 1s (kube-scheduler's own default is 2s): a standby takes over within about 2.2 x retryPeriod"
+            + " of the leader giving its lease back.")
     @Pattern(Defaults.DURATION_PATTERN)
     private String retryPeriod;
 

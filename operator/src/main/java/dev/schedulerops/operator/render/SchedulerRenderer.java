@@ -108,7 +108,7 @@ final class SchedulerRenderer {
                                         PodParts.HOSTNAME, facts.spreadsAcrossNodes(s.replicas()), selector))
                                 : List.of())
                 .addNewContainer()
-                .withName("kube-scheduler")
+                .withName(Names.SCHEDULER_CONTAINER)
                 .withImage(image)
                 .withImagePullPolicy("IfNotPresent")
                 .withTerminationMessagePolicy(PodParts.TERMINATION_MESSAGE_POLICY)

@@ -43,6 +43,7 @@ public final class OperatorRuntime implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final JvmGcMetrics gcMetrics;
     private final ClusterVersionWatch versionWatch;
+    private final SchedulerLeaseWatch schedulerLeases;
     private final long versionCheckSeconds;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean failed = new AtomicBoolean();
@@ -156,6 +157,11 @@ public final class OperatorRuntime implements AutoCloseable {
         this.versionWatch = new ClusterVersionWatch(
                 facts.kubernetesVersion(), () -> serverVersion(client), reconciler::clusterVersionChanged);
         this.versionCheckSeconds = config.versionCheckSeconds();
+        this.schedulerLeases = new SchedulerLeaseWatch(client, config.workloadNamespace(), leading::get);
+        FunctionCounter.builder(
+                        "schedulerops.scheduler.lease.handovers", schedulerLeases, SchedulerLeaseWatch::handOvers)
+                .description("Leases the operator gave back for a profile's kube-scheduler whose container had stopped")
+                .register(registry);
         // Standbys (leader election) are ready too: otherwise a rolling update of the operator never completes.
         this.endpoints = HttpEndpoints.start(
                 config.httpBindAddress(), config.httpPort(), () -> !failed.get() && !closed.get(), started::get, () -> {
@@ -221,6 +227,7 @@ public final class OperatorRuntime implements AutoCloseable {
         try {
             runtime.operator.start();
             runtime.versionWatch.start(runtime.versionCheckSeconds);
+            runtime.schedulerLeases.start();
             runtime.started.set(true);
         } catch (RuntimeException e) {
             runtime.failed.set(true);
@@ -255,6 +262,7 @@ public final class OperatorRuntime implements AutoCloseable {
         }
         LOG.info("stopping the operator");
         versionWatch.close();
+        schedulerLeases.close();
         try {
             operator.stop();
         } catch (RuntimeException e) {

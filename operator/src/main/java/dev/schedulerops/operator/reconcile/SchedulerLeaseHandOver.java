@@ -1,0 +1,83 @@
+package dev.schedulerops.operator.reconcile;
+
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import java.time.ZonedDateTime;
+import java.util.Optional;
+
+/**
+ * When a profile's leading kube-scheduler has stopped, gives its lease back on its behalf, so that the standby takes
+ * over at its next retry (every {@code retryPeriod}) instead of after the lease runs out ({@code leaseDuration}, 15 s,
+ * and longer on a loaded machine). kube-scheduler releases its lease itself when it stops, but only if that last
+ * update reaches the API server: a renewal still in flight at the SIGTERM leaves it with a stale resource version,
+ * and its release then fails on the conflict (and a busy API server can time it out).
+ *
+ * <p>Safe because it acts only on what the node's kubelet reported: the lease is released only while its holder is a
+ * scheduler pod whose kube-scheduler container is not running (terminated, or waiting to be restarted), so no process
+ * that could still schedule holds it. A pod that merely disappeared (force-deleted, or a node cut off, whose kubelet
+ * can report nothing) is never a reason: then the lease runs out as leader election intends. The update carries the
+ * resource version it read, so a lease the standby (or anyone) wrote meanwhile is left alone. Pure; the runtime
+ * watches the scheduler pods and applies it.
+ */
+public final class SchedulerLeaseHandOver {
+    private SchedulerLeaseHandOver() {}
+
+    /** The name of the lease a scheduler pod's process may hold, or empty for a pod that is not a profile's scheduler. */
+    public static Optional<String> leaseOf(Pod pod) {
+        var labels = pod.getMetadata().getLabels();
+        if (labels == null
+                || !Labels.COMPONENT_SCHEDULER.equals(labels.get(Labels.COMPONENT))
+                || !Labels.MANAGED_BY_VALUE.equals(labels.get(Labels.MANAGED_BY))
+                || labels.get(Labels.PROFILE) == null) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                new Names(labels.get(Labels.PROFILE), pod.getMetadata().getNamespace()).schedulerLease());
+    }
+
+    /** Whether the pod's kube-scheduler container is known not to run: the kubelet reported it terminated or waiting. */
+    public static boolean schedulerStopped(Pod pod) {
+        if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+            return false;
+        }
+        return pod.getStatus().getContainerStatuses().stream()
+                .filter(c -> Names.SCHEDULER_CONTAINER.equals(c.getName()))
+                .findFirst()
+                .map(SchedulerLeaseHandOver::notRunning)
+                .orElse(false);
+    }
+
+    private static boolean notRunning(ContainerStatus container) {
+        var state = container.getState();
+        return state != null
+                && state.getRunning() == null
+                && (state.getTerminated() != null || state.getWaiting() != null);
+    }
+
+    /**
+     * The lease released as client-go releases one (no holder, a 1 s duration, acquire and renew times now, the
+     * transition count kept), when its holder is {@code pod}'s process and that process has stopped; otherwise empty.
+     * kube-scheduler's identity is its hostname (the pod's name) and "_" and a random id.
+     */
+    public static Optional<Lease> released(Lease lease, Pod pod, ZonedDateTime now) {
+        if (lease == null || lease.getSpec() == null || !schedulerStopped(pod)) {
+            return Optional.empty();
+        }
+        String holder = lease.getSpec().getHolderIdentity();
+        if (holder == null || !holder.startsWith(pod.getMetadata().getName() + "_")) {
+            return Optional.empty();
+        }
+        return Optional.of(new LeaseBuilder(lease)
+                .editSpec()
+                .withHolderIdentity(null)
+                .withLeaseDurationSeconds(1)
+                .withAcquireTime(now)
+                .withRenewTime(now)
+                .endSpec()
+                .build());
+    }
+}

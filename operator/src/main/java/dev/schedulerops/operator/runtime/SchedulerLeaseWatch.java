@@ -1,0 +1,120 @@
+package dev.schedulerops.operator.runtime;
+
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.reconcile.SchedulerLeaseHandOver;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.ZonedDateTime;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches the profiles' scheduler pods and, while this operator leads, gives back the lease of a kube-scheduler whose
+ * container has stopped ({@link SchedulerLeaseHandOver}): a drain that evicts the leading scheduler then hands over at
+ * the standby's next retry, whether or not the stopping scheduler's own release reached the API server. Uses only the
+ * rights the operator has anyway: list and watch of pods and get and update of leases in the workload namespace.
+ */
+public final class SchedulerLeaseWatch implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerLeaseWatch.class);
+
+    private final KubernetesClient client;
+    private final String namespace;
+    private final BooleanSupplier leading;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "scheduler-lease-hand-over");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final AtomicLong handOvers = new AtomicLong();
+    private SharedIndexInformer<Pod> informer;
+
+    public SchedulerLeaseWatch(KubernetesClient client, String namespace, BooleanSupplier leading) {
+        this.client = client;
+        this.namespace = namespace;
+        this.leading = leading;
+    }
+
+    public void start() {
+        informer = client.pods()
+                .inNamespace(namespace)
+                .withLabel(Labels.COMPONENT, Labels.COMPONENT_SCHEDULER)
+                .withLabel(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE)
+                .inform(
+                        new ResourceEventHandler<>() {
+                            @Override
+                            public void onAdd(Pod pod) {
+                                consider(pod);
+                            }
+
+                            @Override
+                            public void onUpdate(Pod oldPod, Pod newPod) {
+                                consider(newPod);
+                            }
+
+                            @Override
+                            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+                                // A pod that is gone says nothing the kubelet confirmed: the lease runs out instead.
+                            }
+                        },
+                        0);
+    }
+
+    private void consider(Pod pod) {
+        if (leading.getAsBoolean() && SchedulerLeaseHandOver.schedulerStopped(pod)) {
+            worker.execute(() -> handOver(pod));
+        }
+    }
+
+    private void handOver(Pod pod) {
+        Optional<String> leaseName = SchedulerLeaseHandOver.leaseOf(pod);
+        if (leaseName.isEmpty()) {
+            return;
+        }
+        try {
+            Lease lease = client.leases()
+                    .inNamespace(namespace)
+                    .withName(leaseName.get())
+                    .get();
+            Optional<Lease> released = SchedulerLeaseHandOver.released(lease, pod, ZonedDateTime.now());
+            if (released.isEmpty()) {
+                return;
+            }
+            client.leases().inNamespace(namespace).resource(released.get()).update();
+            handOvers.incrementAndGet();
+            LOG.info(
+                    "released lease {}/{} of scheduler pod {}, whose kube-scheduler has stopped (held by {}): the"
+                            + " standby takes over at its next retry",
+                    namespace,
+                    leaseName.get(),
+                    pod.getMetadata().getName(),
+                    lease.getSpec().getHolderIdentity());
+        } catch (KubernetesClientException e) {
+            // 409: someone (the standby taking over, the scheduler's own release) wrote the lease since the read.
+            if (e.getCode() != 409) {
+                LOG.warn("could not release lease {}/{}: {}", namespace, leaseName.get(), e.getMessage());
+            }
+        }
+    }
+
+    /** Leases given back on behalf of a stopped scheduler. */
+    public long handOvers() {
+        return handOvers.get();
+    }
+
+    @Override
+    public void close() {
+        if (informer != null) {
+            informer.stop();
+        }
+        worker.shutdownNow();
+    }
+}

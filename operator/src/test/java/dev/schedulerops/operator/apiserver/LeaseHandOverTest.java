@@ -1,0 +1,207 @@
+package dev.schedulerops.operator.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.runtime.SchedulerLeaseWatch;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.ZonedDateTime;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The operator gives back the lease of a profile's kube-scheduler whose container the kubelet reported stopped, on a
+ * real API server: the lease is released only when its holder's container is not running, and the update is refused
+ * (and so nothing is written) once somebody else has taken the lease.
+ */
+@ExtendWith(ApiServerTier.class)
+class LeaseHandOverTest {
+
+    private static Pod schedulerPod(Tier tier, String profile, String name) {
+        // No controller manager runs here to create the namespace's default ServiceAccount, which admission wants.
+        tier.client()
+                .serviceAccounts()
+                .inNamespace(tier.namespace())
+                .resource(new ServiceAccountBuilder()
+                        .withNewMetadata()
+                        .withName("default")
+                        .endMetadata()
+                        .build())
+                .serverSideApply();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(tier.namespace())
+                .withLabels(Labels.component(tier.name(profile), Labels.COMPONENT_SCHEDULER))
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName(Names.SCHEDULER_CONTAINER)
+                .withImage("registry.k8s.io/kube-scheduler:v1.33.13")
+                .endContainer()
+                .endSpec()
+                .build();
+    }
+
+    private static Lease lease(Tier tier, String profile, String holder) {
+        ZonedDateTime now = ZonedDateTime.now();
+        return new LeaseBuilder()
+                .withNewMetadata()
+                .withName(new Names(tier.name(profile), tier.namespace()).schedulerLease())
+                .withNamespace(tier.namespace())
+                .endMetadata()
+                .withNewSpec()
+                .withHolderIdentity(holder)
+                .withLeaseDurationSeconds(15)
+                .withAcquireTime(now)
+                .withRenewTime(now)
+                .withLeaseTransitions(0)
+                .endSpec()
+                .build();
+    }
+
+    /** Sets the pod's kube-scheduler container state through the status subresource, as the kubelet does. */
+    private static void containerState(KubernetesClient client, Pod pod, boolean running) {
+        var state = running
+                ? new ContainerStateBuilder().withNewRunning().endRunning().build()
+                : new ContainerStateBuilder()
+                        .withNewTerminated()
+                        .withExitCode(0)
+                        .withReason("Completed")
+                        .endTerminated()
+                        .build();
+        Pod current = client.resource(pod).get();
+        current.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder()
+                .withPhase(running ? "Running" : "Succeeded")
+                .withContainerStatuses(new ContainerStatusBuilder()
+                        .withName(Names.SCHEDULER_CONTAINER)
+                        .withImage("registry.k8s.io/kube-scheduler:v1.33.13")
+                        .withImageID("")
+                        .withReady(running)
+                        .withRestartCount(0)
+                        .withState(state)
+                        .build())
+                .build());
+        client.resource(current).updateStatus();
+    }
+
+    private static String holder(KubernetesClient client, Lease lease) {
+        return client.resource(lease).get().getSpec().getHolderIdentity();
+    }
+
+    @Test
+    void aStoppedLeadersLeaseIsGivenBackAndARunningOnesIsNot(Tier tier) {
+        KubernetesClient client = tier.client();
+        Pod running = client.resource(schedulerPod(tier, "running", "running-scheduler-1"))
+                .create();
+        Pod leader = client.resource(schedulerPod(tier, "stopped", "stopped-scheduler-1"))
+                .create();
+        Lease runningLease = client.resource(lease(tier, "running", "running-scheduler-1_4f1b"))
+                .create();
+        Lease leaderLease = client.resource(lease(tier, "stopped", "stopped-scheduler-1_9a2c"))
+                .create();
+        containerState(client, running, true);
+        containerState(client, leader, true);
+
+        try (SchedulerLeaseWatch watch = new SchedulerLeaseWatch(client, tier.namespace(), () -> true)) {
+            watch.start();
+            containerState(client, running, false);
+            containerState(client, running, true); // it restarted: a new process, which the lease is not left to
+            containerState(client, leader, false);
+
+            Eventually.until("the stopped leader's lease is given back", () -> holder(client, leaderLease) == null);
+            Lease released = client.resource(leaderLease).get();
+            assertThat(released.getSpec().getLeaseDurationSeconds()).isEqualTo(1);
+            assertThat(watch.handOvers()).isGreaterThanOrEqualTo(2);
+            // The watch handles events one at a time, in order: the running pod's were handled before the leader's.
+            assertThat(holder(client, runningLease))
+                    .as("released while its container was reported stopped, then left alone")
+                    .isNull();
+        } finally {
+            delete(client, running, leader, runningLease, leaderLease);
+        }
+    }
+
+    /** Removes what a test made, so that the next test's watch does not act on it. */
+    private static void delete(KubernetesClient client, Object... objects) {
+        for (Object object : objects) {
+            client.resource((io.fabric8.kubernetes.api.model.HasMetadata) object)
+                    .withGracePeriod(0)
+                    .delete();
+        }
+    }
+
+    @Test
+    void aLeaseTheStandbyTookMeanwhileIsLeftAlone(Tier tier) {
+        KubernetesClient client = tier.client();
+        Pod leader = client.resource(schedulerPod(tier, "taken", "taken-scheduler-1"))
+                .create();
+        Lease lease =
+                client.resource(lease(tier, "taken", "taken-scheduler-2_77aa")).create();
+        Pod other = client.resource(schedulerPod(tier, "other", "other-scheduler-1"))
+                .create();
+        Lease otherLease =
+                client.resource(lease(tier, "other", "other-scheduler-1_0b0b")).create();
+
+        try (SchedulerLeaseWatch watch = new SchedulerLeaseWatch(client, tier.namespace(), () -> true)) {
+            watch.start();
+            containerState(client, leader, false);
+            containerState(client, other, false);
+            Eventually.until(
+                    "the other profile's stopped leader's lease is given back",
+                    () -> holder(client, otherLease) == null);
+        }
+        assertThat(holder(client, lease)).as("held by the other replica").isEqualTo("taken-scheduler-2_77aa");
+        delete(client, leader, lease, other, otherLease);
+    }
+
+    @Test
+    void aStandbyOperatorReleasesNothing(Tier tier) throws Exception {
+        KubernetesClient client = tier.client();
+        Pod leader = client.resource(schedulerPod(tier, "standby", "standby-scheduler-1"))
+                .create();
+        Lease lease = client.resource(lease(tier, "standby", "standby-scheduler-1_1234"))
+                .create();
+        Pod probe = client.resource(schedulerPod(tier, "probe", "probe-scheduler-1"))
+                .create();
+        Lease probeLease =
+                client.resource(lease(tier, "probe", "probe-scheduler-1_5678")).create();
+        AtomicBoolean leading = new AtomicBoolean();
+        CountDownLatch askedWhileStandby = new CountDownLatch(1);
+        BooleanSupplier leads = () -> {
+            boolean now = leading.get();
+            if (!now) {
+                askedWhileStandby.countDown();
+            }
+            return now;
+        };
+
+        try (SchedulerLeaseWatch watch = new SchedulerLeaseWatch(client, tier.namespace(), leads)) {
+            watch.start();
+            containerState(client, leader, false);
+            assertThat(askedWhileStandby.await(45, TimeUnit.SECONDS))
+                    .as("the watch handled the stopped leader's event")
+                    .isTrue();
+            leading.set(true);
+            containerState(client, probe, false);
+            Eventually.until(
+                    "once leading, a stopped leader's lease is given back", () -> holder(client, probeLease) == null);
+            assertThat(watch.handOvers()).isEqualTo(1);
+        }
+        assertThat(holder(client, lease))
+                .as("stopped while this operator did not lead")
+                .isEqualTo("standby-scheduler-1_1234");
+    }
+}

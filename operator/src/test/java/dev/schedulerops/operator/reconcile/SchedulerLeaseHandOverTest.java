@@ -1,0 +1,133 @@
+package dev.schedulerops.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import java.time.ZonedDateTime;
+import org.junit.jupiter.api.Test;
+
+class SchedulerLeaseHandOverTest {
+    private static final ZonedDateTime NOW = ZonedDateTime.parse("2026-11-27T22:00:00Z");
+    private static final ZonedDateTime EARLIER = NOW.minusSeconds(3);
+
+    private static Pod schedulerPod(String name, String state) {
+        var container = new ContainerStatusBuilder().withName(Names.SCHEDULER_CONTAINER);
+        switch (state) {
+            case "running" -> container.withState(
+                    new ContainerStateBuilder().withNewRunning().endRunning().build());
+            case "terminated" -> container.withState(new ContainerStateBuilder()
+                    .withNewTerminated()
+                    .withExitCode(0)
+                    .endTerminated()
+                    .build());
+            case "crash-loop" -> container.withState(new ContainerStateBuilder()
+                    .withNewWaiting()
+                    .withReason("CrashLoopBackOff")
+                    .endWaiting()
+                    .build());
+            default -> throw new IllegalArgumentException(state);
+        }
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("schedulerops-system")
+                .withLabels(Labels.component("gpu", Labels.COMPONENT_SCHEDULER))
+                .endMetadata()
+                .withNewStatus()
+                .withContainerStatuses(container.build())
+                .endStatus()
+                .build();
+    }
+
+    private static Lease lease(String holder) {
+        return new LeaseBuilder()
+                .withNewMetadata()
+                .withName("gpu-scheduler")
+                .withNamespace("schedulerops-system")
+                .withResourceVersion("42")
+                .endMetadata()
+                .withNewSpec()
+                .withHolderIdentity(holder)
+                .withLeaseDurationSeconds(15)
+                .withAcquireTime(EARLIER)
+                .withRenewTime(EARLIER)
+                .withLeaseTransitions(3)
+                .endSpec()
+                .build();
+    }
+
+    @Test
+    void theLeaseOfAStoppedLeaderIsReleasedAsClientGoReleasesItKeepingItsVersionAndTransitions() {
+        Pod leader = schedulerPod("gpu-scheduler-7d9f-abcde", "terminated");
+
+        Lease released = SchedulerLeaseHandOver.released(lease("gpu-scheduler-7d9f-abcde_0c1d2e"), leader, NOW)
+                .orElseThrow();
+
+        assertThat(released.getSpec().getHolderIdentity()).isNull();
+        assertThat(released.getSpec().getLeaseDurationSeconds()).isEqualTo(1);
+        assertThat(released.getSpec().getRenewTime()).isEqualTo(NOW);
+        assertThat(released.getSpec().getAcquireTime()).isEqualTo(NOW);
+        assertThat(released.getSpec().getLeaseTransitions()).isEqualTo(3);
+        assertThat(released.getMetadata().getResourceVersion())
+                .as("the update is conditional on the lease as read")
+                .isEqualTo("42");
+        assertThat(SchedulerLeaseHandOver.leaseOf(leader))
+                .contains(new Names("gpu", "schedulerops-system").schedulerLease());
+    }
+
+    @Test
+    void aCrashLoopingLeaderIsStoppedToo() {
+        assertThat(SchedulerLeaseHandOver.released(
+                        lease("gpu-scheduler-7d9f-abcde_0c1d2e"),
+                        schedulerPod("gpu-scheduler-7d9f-abcde", "crash-loop"),
+                        NOW))
+                .isPresent();
+    }
+
+    @Test
+    void aRunningSchedulerAnotherPodsLeaseAndAFreeLeaseAreLeftAlone() {
+        assertThat(SchedulerLeaseHandOver.released(
+                        lease("gpu-scheduler-7d9f-abcde_0c1d2e"),
+                        schedulerPod("gpu-scheduler-7d9f-abcde", "running"),
+                        NOW))
+                .as("its process may still schedule")
+                .isEmpty();
+        assertThat(SchedulerLeaseHandOver.released(
+                        lease("gpu-scheduler-7d9f-zzzzz_0c1d2e"),
+                        schedulerPod("gpu-scheduler-7d9f-abcde", "terminated"),
+                        NOW))
+                .as("held by the other replica")
+                .isEmpty();
+        assertThat(SchedulerLeaseHandOver.released(
+                        lease("gpu-scheduler-7d9f-abcde-x_0c1d2e"),
+                        schedulerPod("gpu-scheduler-7d9f-abcde", "terminated"),
+                        NOW))
+                .as("a pod whose name merely starts the same")
+                .isEmpty();
+        assertThat(SchedulerLeaseHandOver.released(
+                        lease(null), schedulerPod("gpu-scheduler-7d9f-abcde", "terminated"), NOW))
+                .as("already released")
+                .isEmpty();
+    }
+
+    @Test
+    void aPodWithoutStatusOrThatIsNotAProfilesSchedulerSaysNothing() {
+        Pod noStatus = new PodBuilder(schedulerPod("gpu-scheduler-7d9f-abcde", "terminated"))
+                .withStatus(null)
+                .build();
+        assertThat(SchedulerLeaseHandOver.schedulerStopped(noStatus)).isFalse();
+        Pod extender = new PodBuilder(schedulerPod("gpu-extender-1", "terminated"))
+                .editMetadata()
+                .withLabels(Labels.component("gpu", Labels.COMPONENT_EXTENDER))
+                .endMetadata()
+                .build();
+        assertThat(SchedulerLeaseHandOver.leaseOf(extender)).isEmpty();
+    }
+}
