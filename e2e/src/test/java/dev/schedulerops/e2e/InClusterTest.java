@@ -396,8 +396,8 @@ class InClusterTest {
         for (Map.Entry<String, Issued> identity : refused.entrySet()) {
             ExtenderTlsClient intruder = ExtenderTlsClient.trustingProfileWith(clientSecret, identity.getValue());
             assertThatThrownBy(() -> intruder.post(ip, Names.EXTENDER_TLS_PORT, "/filter", filter))
-                    .as("a client with %s", identity.getKey())
-                    .isInstanceOf(java.io.IOException.class);
+                    .as("a client with %s is refused by the server's alert in the TLS handshake", identity.getKey())
+                    .matches(ExtenderTlsClient::refusedInHandshake, "an SSLException with the server's fatal alert");
         }
         assertThat(healthStatus(ip, "/readyz"))
                 .as("probes and scraping need no certificate: the health port is plain HTTP")
@@ -442,15 +442,16 @@ class InClusterTest {
         for (Pod pod : during) {
             assertThat(awaitBound(pod)).isEqualTo(target);
         }
-        List<String> tlsFailures = client.v1().events().inNamespace(namespace).list().getItems().stream()
+        // Every pod went straight to the target: any failed attempt (a refused handshake, an extender that could not
+        // be reached while its pods rolled) would show as a FailedScheduling event.
+        List<String> failures = client.v1().events().inNamespace(namespace).list().getItems().stream()
                 .filter(e -> "FailedScheduling".equals(e.getReason()))
                 .filter(e -> during.stream()
                         .anyMatch(p -> name(p).equals(e.getInvolvedObject().getName())))
-                .map(Event::getMessage)
-                .filter(m -> m.contains("x509") || m.contains("tls") || m.contains("certificate"))
+                .map(e -> e.getInvolvedObject().getName() + ": " + e.getMessage())
                 .toList();
-        assertThat(tlsFailures)
-                .as("no scheduling attempt failed on TLS during the rotation")
+        assertThat(failures)
+                .as("no scheduling attempt of a pod created during the rotation failed")
                 .isEmpty();
         // Old extender pods may still be shutting down after the profile is Ready; they still trust the old CA.
         List<Pod> settled = awaitExtenderPodsOfTheCurrentTemplate(profile);
@@ -466,9 +467,10 @@ class InClusterTest {
                     .isEqualTo(200);
             assertThatThrownBy(() -> oldIdentity.post(current, Names.EXTENDER_TLS_PORT, "/filter", filter))
                     .as(
-                            "the scheduler's old certificate, from the dropped CA, is refused by %s after the rotation",
+                            "the scheduler's old certificate, from the dropped CA, is refused by %s in the TLS"
+                                    + " handshake after the rotation",
                             name(pod))
-                    .isInstanceOf(java.io.IOException.class);
+                    .matches(ExtenderTlsClient::refusedInHandshake, "an SSLException with the server's fatal alert");
         }
         say("Step 10: forced CA rotation (spec.extender.tls.rotate=" + rotation + "): " + during.size()
                 + " pods created during it were all scheduled to " + target
@@ -617,11 +619,52 @@ class InClusterTest {
     void restartingTheKubeletKeepsThePodsRunning() {
         List<Pod> before = podsOnTheRealNode();
         Map<String, String> containers = containerIds(before);
-        RealNode.restartKubelet();
-        Await.sleep(15_000); // a kubelet sync or two after it came back
+        List<PodTimeline.Change> changes;
+        try (PodTimeline timeline = PodTimeline.start(client)) {
+            Instant restarted = Instant.now();
+            RealNode.restartKubelet();
+            // Back and synced: the new kubelet has posted the node's status, and has reported every pod on the node
+            // Ready again (it probes each one after its start). A container it killed or restarted in its first syncs
+            // would show meanwhile as a change of that pod with another container ID or restart count.
+            Await.until(Duration.ofSeconds(90), "the restarted kubelet has posted the node's status", () -> client
+                    .nodes()
+                    .withName(node)
+                    .get()
+                    .getStatus()
+                    .getConditions()
+                    .stream()
+                    .anyMatch(c -> "Ready".equals(c.getType())
+                            && "True".equals(c.getStatus())
+                            && Instant.parse(c.getLastHeartbeatTime()).isAfter(restarted)));
+            List<String> wereReady = before.stream()
+                    .filter(io.fabric8.kubernetes.client.readiness.Readiness::isPodReady)
+                    .map(p -> p.getMetadata().getName())
+                    .toList();
+            Await.until(
+                    Duration.ofSeconds(90),
+                    "every pod that was Ready on the real node is Ready again",
+                    () -> podsOnTheRealNode().stream()
+                            .filter(p -> wereReady.contains(p.getMetadata().getName()))
+                            .filter(io.fabric8.kubernetes.client.readiness.Readiness::isPodReady)
+                            .count()
+                            == wereReady.size());
+            changes = timeline.changes();
+        }
         List<Pod> after = podsOnTheRealNode();
         assertThat(containerIds(after)).isEqualTo(containers);
         after.forEach(this::assertRunningOnTheRealNode);
+        assertThat(changes.stream()
+                        .filter(c -> containers.keySet().stream()
+                                .anyMatch(k -> k.startsWith(c.name() + "/")))
+                        .filter(c -> c.pod().getStatus() != null
+                                && c.pod().getStatus().getContainerStatuses() != null)
+                        .flatMap(c -> c.pod().getStatus().getContainerStatuses().stream()
+                                .filter(cs -> cs.getContainerID() != null
+                                        && !cs.getContainerID()
+                                                .equals(containers.get(c.name() + "/" + cs.getName())))
+                                .map(cs -> c.name() + "/" + cs.getName() + " -> " + cs.getContainerID())))
+                .as("containers of the real node's pods replaced while the kubelet restarted")
+                .isEmpty();
         say("Step 14: restarted the kubelet -> the " + before.size()
                 + " pods on the real node kept their containers (same IDs, restartCount 0).");
     }
@@ -895,7 +938,17 @@ class InClusterTest {
                 .flatMap(List::stream)
                 .noneMatch(e -> e.getConditions() != null
                         && Boolean.TRUE.equals(e.getConditions().getReady())));
-        Await.sleep(2_000); // kube-proxy's next sync (minSyncPeriod 1 s) removes the Service's last backend
+        // kube-proxy's next sync turns the Service without a backend into a REJECT: a connection from this host (the
+        // node) to its ClusterIP is then refused at once, where before it went to the deleted pod's address.
+        io.fabric8.kubernetes.api.model.Service service = client.services()
+                .inNamespace(OPERATOR_NAMESPACE)
+                .withName(profile + Names.EXTENDER_SUFFIX)
+                .get();
+        int port = service.getSpec().getPorts().get(0).getPort();
+        Await.until(
+                Duration.ofSeconds(30),
+                "kube-proxy refuses connections to the " + profile + " extender Service",
+                () -> RealNode.refusesConnections(service.getSpec().getClusterIP(), port));
         return extender;
     }
 

@@ -103,6 +103,21 @@ public final class ExtenderTlsClient {
 
     public record Response(int status, String body) {}
 
+    /**
+     * Whether {@code failure} is the extender refusing the client in the TLS handshake: an {@link
+     * javax.net.ssl.SSLException} (here or among its causes) carrying the server's fatal alert ({@code
+     * certificate_required}, {@code bad_certificate}, {@code unknown_ca}, {@code certificate_expired}...). A connection
+     * refused, a timeout or a reset is some other failure, not a refusal.
+     */
+    public static boolean refusedInHandshake(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException && t.getMessage() != null && t.getMessage().contains("alert")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static SSLContext context(String trustedPem, List<X509Certificate> chain, PrivateKey key)
             throws GeneralSecurityException {
         KeyStore trust = KeyStore.getInstance("PKCS12");

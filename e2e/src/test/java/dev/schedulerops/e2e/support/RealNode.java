@@ -113,6 +113,22 @@ public final class RealNode {
      * PREROUTING chain, which packets from the node's pods pass before anything else (kube-proxy's DNAT, conntrack,
      * kube-router's firewall), so it holds whichever way the node routes them, for established connections too.
      */
+    /**
+     * Whether a TCP connection from this host (the real node) to {@code ip:port} is refused at once: what kube-proxy's
+     * REJECT rule for a Service without endpoints does. A connection that opens, or that times out (a packet going
+     * to an address nobody answers), is not a refusal.
+     */
+    public static boolean refusesConnections(String ip, int port) {
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress(ip, port), 500);
+            return false;
+        } catch (java.net.ConnectException refused) {
+            return true;
+        } catch (java.io.IOException other) {
+            return false;
+        }
+    }
+
     public static Blackhole blackhole(String ip, int port) {
         return blackhole(null, ip, port, 0);
     }
