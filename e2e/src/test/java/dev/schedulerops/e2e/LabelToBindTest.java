@@ -105,6 +105,6 @@ class LabelToBindTest {
         } finally {
             trials.addAll(these);
         }
-        LabelToBindReport.assertThePromise(mode.name(), these);
+        LabelToBindReport.assertThePromise(mode.name(), these, cluster.kubernetesVersion());
     }
 }

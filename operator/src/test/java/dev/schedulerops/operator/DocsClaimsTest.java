@@ -60,6 +60,29 @@ class DocsClaimsTest {
                 .doesNotContain("1.29 or later");
     }
 
+    /**
+     * e2e/README.md's version matrix and control-plane upgrade tables are what the committed results files say, as
+     * {@code e2e/matrix --table} and {@code e2e/control-plane-upgrade --table} print them: a row cannot claim more than
+     * a run recorded, and a new run's file changes the table.
+     */
+    @Test
+    void theVersionTablesAreTheResultsFiles() throws Exception {
+        String readme = Files.readString(ROOT.resolve("e2e/README.md"));
+        for (String script : List.of("e2e/matrix", "e2e/control-plane-upgrade")) {
+            Process process = new ProcessBuilder("bash", ROOT.resolve(script).toString(), "--table")
+                    .redirectErrorStream(true)
+                    .start();
+            String table = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(process.waitFor()).as(script + " --table: " + table).isZero();
+            assertThat(table.lines().count())
+                    .as(script + " --table prints a table")
+                    .isGreaterThanOrEqualTo(2);
+            assertThat(readme)
+                    .as("e2e/README.md holds the table %s --table prints from the results files", script)
+                    .contains(table.strip());
+        }
+    }
+
     private static List<Path> docs() throws IOException {
         List<Path> docs = new ArrayList<>(List.of(
                 ROOT.resolve("README.md"),

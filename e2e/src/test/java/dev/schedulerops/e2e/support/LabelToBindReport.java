@@ -13,6 +13,18 @@ public final class LabelToBindReport {
     /** The promise: p99 at most 1 s and max at most 2 s from the label to the binding. */
     public static final long P99_MILLIS = 1000;
 
+    /**
+     * The p99 bound on {@code kubernetesVersion}: 1 s from 1.33 on. Before 1.33 kube-scheduler has no
+     * SchedulerPopFromBackoffQ: a pod retried within its backoff (1 s after its first rejection) waits that out even
+     * when nothing else is queued, so a label within a second of the rejection waits for the rest of that second, and
+     * only the 2 s bound holds.
+     */
+    public static long p99Millis(String kubernetesVersion) {
+        String[] parts = kubernetesVersion.replaceFirst("^v", "").split("\\.");
+        int minor = Integer.parseInt(parts[1]);
+        return minor >= 33 ? P99_MILLIS : MAX_MILLIS;
+    }
+
     public static final long MAX_MILLIS = 2000;
 
     /** The most a removed label may still place a pod: the extender's cache seeing it, from before the write. */
@@ -43,8 +55,9 @@ public final class LabelToBindReport {
      * made kube-scheduler retry it, and the times within the bound. Pods placed by a label removed just before they
      * were created are reported, not asserted: that window is kube-scheduler's own too (see {@link #assertTheWindow}).
      */
-    public static void assertThePromise(String mode, List<LabelToBind.Trial> trials) {
+    public static void assertThePromise(String mode, List<LabelToBind.Trial> trials, String kubernetesVersion) {
         LabelToBind.Summary summary = LabelToBind.Summary.of(trials);
+        long p99Bound = p99Millis(kubernetesVersion);
         System.out.println("[label-to-bind] " + mode + ": " + summary);
         assertThat(trials)
                 .as("pods not bound within " + LabelToBind.BIND_LIMIT + " of the label")
@@ -53,7 +66,7 @@ public final class LabelToBindReport {
                 .as("trials during which another node or pod changed (a retry that event caused is not the product's)")
                 .allMatch(t -> t.otherEvents().isEmpty());
         assertThat(summary.max()).as(mode + ": the slowest label-to-bind, ms").isLessThanOrEqualTo(MAX_MILLIS);
-        assertThat(summary.p99()).as(mode + ": p99 label-to-bind, ms").isLessThanOrEqualTo(P99_MILLIS);
+        assertThat(summary.p99()).as(mode + ": p99 label-to-bind, ms").isLessThanOrEqualTo(p99Bound);
     }
 
     /** A results file started now, for {@link #writeIfAsked}. */
