@@ -75,8 +75,11 @@ class LabelToBindTest {
         }
     }
 
+    /** Every mode, or those {@code schedulerops.labelToBind.modes} names (slugs, comma-separated). */
     static Stream<LabelToBind.Mode> modes() {
-        return LabelToBind.Mode.all(LABEL).stream();
+        String only = System.getProperty("schedulerops.labelToBind.modes", "");
+        return LabelToBind.Mode.all(LABEL).stream()
+                .filter(m -> only.isBlank() || List.of(only.split(",")).contains(m.slug()));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
 import dev.schedulerops.e2e.support.ClusterExtension;
-import dev.schedulerops.e2e.support.MergePatch;
 import dev.schedulerops.e2e.support.PodTimeline;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -110,39 +108,15 @@ class PreemptionTest {
             String firstVictim = PreemptionPools.deleted(timeline, pool).get(0);
             assertThat(pool.unlabelled()).contains(pool.nodeOf(firstVictim));
             // It goes on until it has freed a labelled node (each unlabelled one, once it has room, is refused by the
-            // filter as unresolvable, and so is not freed twice).
-            // The same queue stall can hold the pod between the two preemptions (a CI run waited a minute in vain):
-            // after each 30 s without one, an update requeues it.
-            boolean labelledVictim = false;
-            for (int round = 1; round <= 4 && !labelledVictim; round++) {
-                try {
-                    Await.until(
-                            Duration.ofSeconds(30),
-                            "a victim on a labelled node",
-                            () -> PreemptionPools.deleted(timeline, pool).stream()
-                                    .anyMatch(v -> pool.labelled().contains(pool.nodeOf(v))));
-                    labelledVictim = true;
-                } catch (AssertionError stalled) {
-                    System.out.println("[preemption] Preempt off: no victim on a labelled node within 30 s; updating"
-                            + " the pod to requeue it (round " + round + ")");
-                    MergePatch.podAnnotation(
-                            client, pools.namespace(), name(high), "e2e/requeue", "victim-round-" + round);
-                }
-            }
-            assertThat(labelledVictim)
-                    .as("a victim on a labelled node within four rounds of 30 s")
-                    .isTrue();
-            // kube-scheduler 1.33 (asynchronous preemption) may leave the pod in its unschedulable queue after the last
-            // victim went (observed: two minutes, until the test stopped it); any update of the pod requeues it.
-            String node = null;
-            try {
-                node = awaitBound(high, Duration.ofSeconds(20));
-            } catch (KubernetesClientTimeoutException e) {
-                System.out.println("[preemption] Preempt off: the pod was not retried within 20 s of its last victim;"
-                        + " updating it to requeue it");
-                MergePatch.podAnnotation(client, pools.namespace(), name(high), "e2e/requeue", "after-preemption");
-                node = awaitBound(high, Duration.ofSeconds(60));
-            }
+            // filter as unresolvable, and so is not freed twice). Nothing touches the pod: the operator turns
+            // kube-scheduler's asynchronous preemption off (SchedulerFeatureGates), which left a preemptor in the
+            // unschedulable pool after its victims were gone (kubernetes/kubernetes#141694).
+            Await.until(
+                    Duration.ofSeconds(90),
+                    "a victim on a labelled node",
+                    () -> PreemptionPools.deleted(timeline, pool).stream()
+                            .anyMatch(v -> pool.labelled().contains(pool.nodeOf(v))));
+            String node = awaitBound(high, Duration.ofSeconds(60));
             List<String> victims = PreemptionPools.deleted(timeline, pool);
             System.out.printf(
                     "[preemption] Preempt off: labelled %s, unlabelled %s; victims in order %s; the pod went to %s%n",

@@ -160,9 +160,24 @@ final class ProfileHarness implements AutoCloseable {
             }
         }
         KubeSchedulerProcess scheduler = cluster.startKubeScheduler(
-                        "kube-scheduler-" + profileName, YAML.writeValueAsString(config))
-                .awaitReady(Duration.ofSeconds(60));
+                        "kube-scheduler-" + profileName, YAML.writeValueAsString(config), schedulerFlags(names))
+                .awaitReady(Duration.ofSeconds(180));
         return new Running(profileName, config, extender, healthPort, scheduler);
+    }
+
+    /**
+     * The flags of the scheduler container the operator rendered beyond its config file and verbosity: its feature
+     * gates (the operator's defaults among them) and the profile's extra arguments.
+     */
+    private List<String> schedulerFlags(Names names) {
+        Deployment deployment = client.apps()
+                .deployments()
+                .inNamespace(namespace)
+                .withName(names.scheduler())
+                .waitUntilCondition(d -> d != null, 120, TimeUnit.SECONDS);
+        return deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand().stream()
+                .filter(arg -> arg.startsWith("--") && !arg.startsWith("--config=") && !arg.startsWith("--v="))
+                .toList();
     }
 
     /** The extender jar with the environment of the container the operator rendered; addresses and files local. */
@@ -210,8 +225,9 @@ final class ProfileHarness implements AutoCloseable {
                 "extender-" + names.profile(),
                 List.of(java(), "-jar", E2eSettings.extenderJar().toString()),
                 env);
+        // A JVM starting on a loaded 2-core machine has taken 90 s to be ready (TLS, the node list).
         Await.until(
-                Duration.ofSeconds(60),
+                Duration.ofSeconds(180),
                 "the extender of " + names.profile() + " is ready",
                 () -> Loopback.status(healthPort, "/readyz") == 200);
         return process;

@@ -184,6 +184,11 @@ public final class Cluster implements AutoCloseable {
         return KubeSchedulerProcess.start(this, name, configYaml);
     }
 
+    /** The same with more flags (a rendered Deployment's feature gates and extra arguments). */
+    public KubeSchedulerProcess startKubeScheduler(String name, String configYaml, List<String> flags) {
+        return KubeSchedulerProcess.start(this, name, configYaml, flags);
+    }
+
     /** Copies component logs, child-process logs and the state of this class's namespaces. */
     public Path captureFailureLogs(String testName) {
         Path dir = E2eSettings.failureLogDir().resolve(scope).resolve(fileName(testName));

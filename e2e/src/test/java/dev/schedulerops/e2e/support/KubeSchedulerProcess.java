@@ -37,6 +37,11 @@ public final class KubeSchedulerProcess implements AutoCloseable {
     }
 
     static KubeSchedulerProcess start(Cluster cluster, String name, String configYaml) {
+        return start(cluster, name, configYaml, List.of());
+    }
+
+    /** @param flags more flags, after the config and the addresses (a rendered Deployment's feature gates, say) */
+    static KubeSchedulerProcess start(Cluster cluster, String name, String configYaml, List<String> flags) {
         try {
             ObjectNode config = (ObjectNode) YAML.readTree(configYaml);
             config.withObject("/clientConnection")
@@ -44,12 +49,13 @@ public final class KubeSchedulerProcess implements AutoCloseable {
             Path configFile = cluster.workDir(name).resolve("kube-scheduler-config.yaml");
             YAML.writeValue(configFile.toFile(), config);
             int port = LoopbackPorts.free();
-            List<String> command = List.of(
+            List<String> command = new java.util.ArrayList<>(List.of(
                     cluster.binDir().resolve("kube-scheduler").toString(),
                     "--config=" + configFile,
                     "--bind-address=127.0.0.1",
                     "--secure-port=" + port,
-                    "--v=2");
+                    "--v=2"));
+            command.addAll(flags);
             return new KubeSchedulerProcess(cluster.startProcess(name, command, Map.of()), port);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -229,4 +229,17 @@ class InformerNodeCacheTest {
         assertThat(cache.labelValue("n2")).isEqualTo("3");
         assertThat(cache.consistentReadFailures()).isEqualTo(1);
     }
+
+    @Test
+    void theVerifyPeriodsReadRepairsWhatTheWatchMissedWithoutAnyRequest() throws Exception {
+        cache = InformerNodeCache.start(
+                client, KEY, new InformerNodeCache.Settings(Duration.ofSeconds(1), Duration.ofMillis(200)));
+        await(cache::synced);
+        await(() -> cache.labelValue("n1") == NodeCache.UNKNOWN_NODE);
+
+        await(() -> "9".equals(cache.labelValue("n2")));
+
+        assertThat(consistentReads).as("reads the periodic check made").isNotEmpty();
+        assertThat(cache.consistentReadCorrections()).isEqualTo(2);
+    }
 }

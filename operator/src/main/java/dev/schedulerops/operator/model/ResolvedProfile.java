@@ -78,10 +78,15 @@ public record ResolvedProfile(
          * and each extra flag as --name=value, sorted by name.
          */
         public List<String> extraFlags() {
+            return extraFlags(featureGates);
+        }
+
+        /** {@link #extraFlags()} with {@code gates} (the profile's and the operator's defaults) as the feature gates. */
+        public List<String> extraFlags(SortedMap<String, Boolean> gates) {
             List<String> flags = new ArrayList<>();
-            if (!featureGates.isEmpty()) {
+            if (!gates.isEmpty()) {
                 flags.add("--feature-gates="
-                        + featureGates.entrySet().stream()
+                        + gates.entrySet().stream()
                                 .map(e -> e.getKey() + "=" + e.getValue())
                                 .collect(Collectors.joining(",")));
             }

@@ -112,7 +112,7 @@ final class SchedulerRenderer {
                 .withImage(image)
                 .withImagePullPolicy("IfNotPresent")
                 .withTerminationMessagePolicy(PodParts.TERMINATION_MESSAGE_POLICY)
-                .withCommand(command(s))
+                .withCommand(command(s, schedulerVersion(image, facts.kubernetesVersion())))
                 .addNewPort()
                 .withName("https")
                 .withContainerPort(Names.SCHEDULER_SECURE_PORT)
@@ -146,12 +146,12 @@ final class SchedulerRenderer {
         return PodPlacement.applyTo(built, s.placement(), selector);
     }
 
-    private static List<String> command(ResolvedProfile.Scheduler s) {
+    private static List<String> command(ResolvedProfile.Scheduler s, KubernetesVersion version) {
         List<String> command = new ArrayList<>(List.of(
                 "kube-scheduler",
                 "--config=" + Names.CONFIG_MOUNT_PATH + "/" + Names.CONFIG_FILE,
                 "--v=" + s.logVerbosity()));
-        command.addAll(s.extraFlags());
+        command.addAll(s.extraFlags(SchedulerFeatureGates.effective(s.featureGates(), version)));
         return command;
     }
 
