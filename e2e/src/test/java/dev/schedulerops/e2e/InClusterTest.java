@@ -1,7 +1,6 @@
 package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schedulerops.e2e.support.Await;
 import dev.schedulerops.e2e.support.Cluster;
@@ -385,6 +384,9 @@ class InClusterTest {
                 Pem.parsePrivateKey(new String(
                         Base64.getDecoder().decode(caSecret(profile).getData().get(Names.CA_KEY)),
                         StandardCharsets.UTF_8)));
+        assertThat(ExtenderTlsClient.fromSchedulerSecret(clientSecret).handshakeVerdict(ip, Names.EXTENDER_TLS_PORT))
+                .as("the scheduler's own certificate passes the handshake (an HTTP answer comes back)")
+                .isEmpty();
         Map<String, Issued> refused = new java.util.LinkedHashMap<>();
         refused.put("no client certificate", null);
         refused.put("a certificate of another CA", issuer.client(foreignCa, "intruder", valid));
@@ -394,9 +396,9 @@ class InClusterTest {
                         ownCa, "expired", new RotationPolicy.Validity(now.minusSeconds(7200), now.minusSeconds(3600))));
         for (Map.Entry<String, Issued> identity : refused.entrySet()) {
             ExtenderTlsClient intruder = ExtenderTlsClient.trustingProfileWith(clientSecret, identity.getValue());
-            assertThatThrownBy(() -> intruder.post(ip, Names.EXTENDER_TLS_PORT, "/filter", filter))
+            assertThat(intruder.handshakeVerdict(ip, Names.EXTENDER_TLS_PORT))
                     .as("a client with %s is refused by the server's alert in the TLS handshake", identity.getKey())
-                    .matches(ExtenderTlsClient::refusedInHandshake, "an SSLException with the server's fatal alert");
+                    .hasValueSatisfying(verdict -> assertThat(verdict).contains("fatal alert"));
         }
         assertThat(healthStatus(ip, "/readyz"))
                 .as("probes and scraping need no certificate: the health port is plain HTTP")
@@ -464,12 +466,12 @@ class InClusterTest {
             assertThat(answer.status())
                     .as("the rotated identity on %s", name(pod))
                     .isEqualTo(200);
-            assertThatThrownBy(() -> oldIdentity.post(current, Names.EXTENDER_TLS_PORT, "/filter", filter))
+            assertThat(oldIdentity.handshakeVerdict(current, Names.EXTENDER_TLS_PORT))
                     .as(
                             "the scheduler's old certificate, from the dropped CA, is refused by %s in the TLS"
                                     + " handshake after the rotation",
                             name(pod))
-                    .matches(ExtenderTlsClient::refusedInHandshake, "an SSLException with the server's fatal alert");
+                    .hasValueSatisfying(verdict -> assertThat(verdict).contains("fatal alert"));
         }
         say("Step 10: forced CA rotation (spec.extender.tls.rotate=" + rotation + "): " + during.size()
                 + " pods created during it were all scheduled to " + target
@@ -923,17 +925,17 @@ class InClusterTest {
                 .flatMap(List::stream)
                 .noneMatch(e -> e.getConditions() != null
                         && Boolean.TRUE.equals(e.getConditions().getReady())));
-        // kube-proxy's next sync turns the Service without a backend into a REJECT: a connection from this host (the
-        // node) to its ClusterIP is then refused at once, where before it went to the deleted pod's address.
-        io.fabric8.kubernetes.api.model.Service service = client.services()
+        // kube-proxy's next sync turns the Service without a backend into a REJECT rule for its ClusterIP.
+        String clusterIp = client.services()
                 .inNamespace(OPERATOR_NAMESPACE)
                 .withName(profile + Names.EXTENDER_SUFFIX)
-                .get();
-        int port = service.getSpec().getPorts().get(0).getPort();
+                .get()
+                .getSpec()
+                .getClusterIP();
         Await.until(
                 Duration.ofSeconds(30),
-                "kube-proxy refuses connections to the " + profile + " extender Service",
-                () -> RealNode.refusesConnections(service.getSpec().getClusterIP(), port));
+                "kube-proxy rejects the " + profile + " extender Service, which has no endpoint",
+                () -> RealNode.kubeProxyRejects(clusterIp));
         return extender;
     }
 

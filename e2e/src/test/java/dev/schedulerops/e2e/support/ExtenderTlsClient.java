@@ -104,20 +104,40 @@ public final class ExtenderTlsClient {
     public record Response(int status, String body) {}
 
     /**
-     * Whether {@code failure} is the extender refusing the client in the TLS handshake: an {@link
-     * javax.net.ssl.SSLException} (here or among its causes) carrying the server's fatal alert ({@code
-     * certificate_required}, {@code bad_certificate}, {@code unknown_ca}, {@code certificate_expired}...). A connection
-     * refused, a timeout or a reset is some other failure, not a refusal.
+     * The extender's verdict on this client in the TLS handshake: the fatal alert it refused the client with (its
+     * message, e.g. "Received fatal alert: certificate_required"), or empty when it accepted the client (an HTTP answer
+     * came back). In TLS 1.3 the server judges the client's certificate after the client's last handshake message, so
+     * its refusal arrives as the first record the client reads; an HTTP client that writes first sees only a broken
+     * connection instead, which a timeout or a reset would look the same as. A connection closed without an alert is
+     * reported as such, so a test can tell it from a refusal.
      */
-    public static boolean refusedInHandshake(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof javax.net.ssl.SSLException
-                    && t.getMessage() != null
-                    && t.getMessage().contains("alert")) {
-                return true;
+    public java.util.Optional<String> handshakeVerdict(String ip, int port) throws IOException {
+        try (javax.net.ssl.SSLSocket socket =
+                (javax.net.ssl.SSLSocket) context.getSocketFactory().createSocket()) {
+            socket.connect(new java.net.InetSocketAddress(ip, port), 3_000);
+            socket.setSoTimeout(500);
+            try {
+                socket.startHandshake();
+                try {
+                    int first = socket.getInputStream().read();
+                    return java.util.Optional.of(
+                            first < 0 ? "closed without an alert" : "unexpected data before a request");
+                } catch (java.net.SocketTimeoutException quiet) {
+                    // No verdict yet: the server accepted the client. An HTTP request proves it.
+                }
+                socket.setSoTimeout(5_000);
+                socket.getOutputStream()
+                        .write(
+                                "POST /filter HTTP/1.1\r\nHost: extender\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                                        .getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                return socket.getInputStream().read() < 0
+                        ? java.util.Optional.of("closed without an alert")
+                        : java.util.Optional.empty();
+            } catch (javax.net.ssl.SSLException refused) {
+                return java.util.Optional.of(refused.getMessage());
             }
         }
-        return false;
     }
 
     private static SSLContext context(String trustedPem, List<X509Certificate> chain, PrivateKey key)

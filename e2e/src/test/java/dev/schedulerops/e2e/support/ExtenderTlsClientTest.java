@@ -103,13 +103,19 @@ class ExtenderTlsClientTest {
     }
 
     @Test
-    void noCertificateAndAForeignOneAreRefusedInTheHandshake() {
+    void noCertificateAndAForeignOneAreRefusedInTheHandshakeAndTheSchedulersIsNot() throws Exception {
         Issued foreign = issuer.client(issuer.ca("other-ca", valid), "intruder", valid);
         for (Issued identity : new Issued[] {null, foreign}) {
             ExtenderTlsClient intruder = ExtenderTlsClient.trustingProfileWith(schedulerSecret, identity);
+            assertThat(intruder.handshakeVerdict("127.0.0.1", port))
+                    .as("the verdict on %s", identity == null ? "no certificate" : "a foreign CA's certificate")
+                    .hasValueSatisfying(verdict -> assertThat(verdict).contains("fatal alert"));
             assertThatThrownBy(() -> intruder.post("127.0.0.1", port, "/filter", FILTER))
                     .isInstanceOf(IOException.class);
         }
+        assertThat(ExtenderTlsClient.fromSchedulerSecret(schedulerSecret).handshakeVerdict("127.0.0.1", port))
+                .as("the scheduler's own certificate passes")
+                .isEmpty();
     }
 
     private static String base64(String pem) {

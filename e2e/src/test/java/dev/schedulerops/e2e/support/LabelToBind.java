@@ -26,9 +26,10 @@ import java.util.function.Predicate;
  * random 0 to 3 s, so that the pod is retried from kube-scheduler's backoff queue (within its 1 s initial backoff) as
  * well as from its unschedulable pool.
  *
- * <p>A watch on every Node and Pod records what else happened meanwhile: an event that could have made kube-scheduler
- * retry the pod (another node's or another pod's change) is reported with the trial ({@link Trial#otherEvents}), so a
- * fast result on a busy cluster is not mistaken for the product's.
+ * <p>A watch on every Node and Pod records what else happened between the label and the binding: an event that could
+ * have made kube-scheduler retry the pod then (another node's or another pod's change) is reported with the trial
+ * ({@link Trial#otherEvents}), so a fast result on a busy cluster is not mistaken for the product's. (Before the label a
+ * retry finds no labelled node: whatever caused it, the pod waits on.)
  */
 public final class LabelToBind implements AutoCloseable {
     /** How long a trial waits for the binding before it counts it as not bound: past any retry but the 5-minute one. */
@@ -152,13 +153,13 @@ public final class LabelToBind implements AutoCloseable {
                     BIND_LIMIT.toMillis(),
                     false,
                     stale,
-                    otherEvents(rejected, System.nanoTime(), name));
+                    otherEvents(labelled, System.nanoTime(), name));
         }
         if (!node.equals(((Pod) bound.object).getSpec().getNodeName())) {
             throw new AssertionError(name + " went to "
                     + ((Pod) bound.object).getSpec().getNodeName() + ", not to the only labelled node " + node);
         }
-        List<String> others = otherEvents(rejected, bound.nanos, name);
+        List<String> others = otherEvents(labelled, bound.nanos, name);
         delete(name);
         return new Trial(
                 mode, number, delay, TimeUnit.NANOSECONDS.toMillis(bound.nanos - labelled), true, stale, others);

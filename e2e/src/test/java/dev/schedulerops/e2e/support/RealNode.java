@@ -114,19 +114,14 @@ public final class RealNode {
      * kube-router's firewall), so it holds whichever way the node routes them, for established connections too.
      */
     /**
-     * Whether a TCP connection from this host (the real node) to {@code ip:port} is refused at once: what kube-proxy's
-     * REJECT rule for a Service without endpoints does. A connection that opens, or that times out (a packet going
-     * to an address nobody answers), is not a refusal.
+     * Whether kube-proxy on this host (the real node) has turned a Service with no endpoint into a REJECT of its
+     * ClusterIP: its "has no endpoints" rule in the filter table's {@code KUBE-SERVICES} chain. (A connection from here
+     * does not show it: with the NetworkPolicy enforcer on, kube-router accepts the packets first.)
      */
-    public static boolean refusesConnections(String ip, int port) {
-        try (java.net.Socket socket = new java.net.Socket()) {
-            socket.connect(new java.net.InetSocketAddress(ip, port), 500);
-            return false;
-        } catch (java.net.ConnectException refused) {
-            return true;
-        } catch (java.io.IOException other) {
-            return false;
-        }
+    public static boolean kubeProxyRejects(String clusterIp) {
+        Commands.Result rules = Commands.run(List.of("iptables", "-w", "-S", "KUBE-SERVICES"), Duration.ofSeconds(10));
+        return rules.exitCode() == 0
+                && rules.stdout().lines().anyMatch(l -> l.contains(clusterIp + "/32") && l.contains("-j REJECT"));
     }
 
     public static Blackhole blackhole(String ip, int port) {
