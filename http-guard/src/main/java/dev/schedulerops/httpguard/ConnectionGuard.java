@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
-import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
 import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
@@ -83,9 +83,10 @@ public final class ConnectionGuard extends AbstractLifeCycle implements Connecti
 
     /**
      * Guards {@code connector}: told of its every connection, and started with its server (after the server's
-     * scheduler, which sweeps).
+     * scheduler, which sweeps); its accept queue is made {@link GuardLimits#ACCEPT_QUEUE} long.
      */
-    public static ConnectionGuard on(AbstractConnector connector, GuardLimits limits) {
+    public static ConnectionGuard on(ServerConnector connector, GuardLimits limits) {
+        connector.setAcceptQueueSize(GuardLimits.ACCEPT_QUEUE);
         ConnectionGuard guard = new ConnectionGuard(limits, connector.getScheduler());
         connector.getServer().addBean(guard);
         connector.addBean(guard, false);

@@ -12,6 +12,12 @@ import java.time.Duration;
 public record GuardLimits(int perSource, int total, Duration lifetime) {
 
     /**
+     * The kernel's queue of connections not yet accepted, for a guarded port: a flood's burst of connects must not
+     * fill it, or a probe's SYN is dropped and its connect waits a second for the retry (the JDK's default is 50).
+     */
+    public static final int ACCEPT_QUEUE = 1024;
+
+    /**
      * A health port's: the kubelet opens up to three probes at once (startup, liveness, readiness), a scraper one or
      * two; 8 a source leaves room for both on one address. A probe or a scrape is answered in milliseconds, so 5 s
      * only ever closes what sends nothing or trickles.

@@ -222,6 +222,9 @@ class ConnectionGuardTest {
     @Test
     void aProbeIsAnsweredAndForgottenWithoutAnyClosing() throws Exception {
         start(GuardLimits.HEALTH_PORT);
+        assertThat(connector.getAcceptQueueSize())
+                .as("a flood's burst of connects must not fill the kernel's queue")
+                .isEqualTo(GuardLimits.ACCEPT_QUEUE);
         for (int i = 0; i < 50; i++) {
             assertThat(probe("127.0.0.1").statusLine()).isEqualTo("HTTP/1.1 200 OK");
         }
