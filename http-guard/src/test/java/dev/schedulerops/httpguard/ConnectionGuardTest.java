@@ -134,12 +134,15 @@ class ConnectionGuardTest {
         }
         awaitClosed(ConnectionGuard.Reason.PER_SOURCE, 22);
         awaitOpen(4);
-        // The oldest went: only the last four of the flood are still open.
-        for (int i = 0; i < flood.size(); i++) {
-            assertThat(closedByServer(flood.get(i), Duration.ofMillis(i < 22 ? 2000 : 200)))
-                    .as("flood connection %d of %d closed", i + 1, flood.size())
-                    .isEqualTo(i < 22);
+        // Four are still open, the rest closed (which four depends on the order the acceptor took the burst in:
+        // aFullPortClosesTheOldestConnectionOfTheSourceThatHoldsTheMost checks "oldest" with connections in order).
+        int closed = 0;
+        for (Socket socket : flood) {
+            if (closedByServer(socket, Duration.ofMillis(300))) {
+                closed++;
+            }
         }
+        assertThat(closed).as("flood connections the server closed").isEqualTo(22);
         Answer probe = probe("127.0.0.1");
         assertThat(probe.statusLine()).isEqualTo("HTTP/1.1 200 OK");
         assertThat(probe.took()).isLessThan(Duration.ofSeconds(1));
