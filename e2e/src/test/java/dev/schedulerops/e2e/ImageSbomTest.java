@@ -51,7 +51,9 @@ class ImageSbomTest {
         assertThat(bom.path("bomFormat").asText()).isEqualTo("CycloneDX");
         assertThat(bom.path("specVersion").asText())
                 .as("the spec version of the module's SBOM, whose components it carries")
-                .isEqualTo(Commands.json(Files.readString(appBom)).path("specVersion").asText());
+                .isEqualTo(Commands.json(Files.readString(appBom))
+                        .path("specVersion")
+                        .asText());
         JsonNode image = bom.at("/metadata/component");
         assertThat(image.path("type").asText()).isEqualTo("container");
         assertThat(image.path("name").asText()).isEqualTo("ghcr.io/schedulerops/schedulerops-operator");
