@@ -19,6 +19,7 @@ required_packages=(
   "docker-registry docker-registry"
   "openssl openssl"
   "curl curl"
+  "jq jq"
   "git git"
   "unzip unzip"
   "gcc gcc libc6-dev"

@@ -73,11 +73,19 @@ class DeployManifestsTest {
                         "RoleBinding/kube-system/" + OPERATOR,
                         "Role/default/" + OPERATOR + "-events",
                         "RoleBinding/default/" + OPERATOR + "-events",
+                        "Role/default/" + OPERATOR + "-api-server",
+                        "RoleBinding/default/" + OPERATOR + "-api-server",
                         "ClusterRole//" + Names.SCHEDULER_CLUSTER_ROLE,
                         "ClusterRole//" + Names.EXTENDER_NODES_CLUSTER_ROLE,
                         "ClusterRole//" + Names.EXTENDER_BINDER_CLUSTER_ROLE,
                         "ValidatingAdmissionPolicy//" + OPERATOR + "-labels",
                         "ValidatingAdmissionPolicyBinding//" + OPERATOR + "-labels",
+                        "ValidatingAdmissionPolicy//" + OPERATOR + "-pod-labels",
+                        "ValidatingAdmissionPolicyBinding//" + OPERATOR + "-pod-labels",
+                        "ValidatingAdmissionPolicy//" + OPERATOR + "-rbac",
+                        "ValidatingAdmissionPolicyBinding//" + OPERATOR + "-rbac",
+                        "ValidatingAdmissionPolicy//" + OPERATOR + "-leases",
+                        "ValidatingAdmissionPolicyBinding//" + OPERATOR + "-leases",
                         "Deployment/" + NAMESPACE + "/" + OPERATOR,
                         "Service/" + NAMESPACE + "/" + OPERATOR + "-metrics",
                         "NetworkPolicy/" + NAMESPACE + "/" + OPERATOR);
@@ -275,6 +283,20 @@ class DeployManifestsTest {
         JsonNode binding =
                 Commands.find(Commands.kustomize(), "ValidatingAdmissionPolicyBinding", OPERATOR + "-labels");
         assertThat(Commands.strings(binding.at("/spec/validationActions"))).containsExactly("Deny");
+        // The RBAC policy holds the operator alone to what it renders; everyone else is RBAC's business.
+        JsonNode rbac = Commands.find(Commands.kustomize(), "ValidatingAdmissionPolicy", OPERATOR + "-rbac");
+        assertThat(rbac.at("/spec/matchConditions/0/expression").asText())
+                .isEqualTo("request.userInfo.username == '" + SERVICE_ACCOUNT_USER + "'");
+        assertThat(rbac.at("/spec/failurePolicy").asText()).isEqualTo("Fail");
+        assertThat(Commands.strings(rbac.at("/spec/matchConstraints/resourceRules/0/operations")))
+                .containsExactly("CREATE", "UPDATE", "DELETE");
+        for (String suffix : List.of("-pod-labels", "-rbac", "-leases")) {
+            assertThat(Commands.strings(
+                            Commands.find(Commands.kustomize(), "ValidatingAdmissionPolicyBinding", OPERATOR + suffix)
+                                    .at("/spec/validationActions")))
+                    .as(suffix)
+                    .containsExactly("Deny");
+        }
     }
 
     @Test
@@ -405,7 +427,11 @@ class DeployManifestsTest {
                         "-n",
                         "kube-system"),
                 List.of("create", "events", "-n", "default"),
+                // RBAC lets it delete any ClusterRoleBinding (it cannot name in advance the ones profiles will
+                // have); the admission policy narrows that to its own, which can-i does not see:
+                // theOperatorsTokenCannotDeleteBindingsItDidNotRender asks the API server itself.
                 List.of("delete", "clusterrolebindings.rbac.authorization.k8s.io"),
+                List.of("get", "endpointslices.discovery.k8s.io/kubernetes", "-n", "default"),
                 List.of("bind", "clusterroles.rbac.authorization.k8s.io/" + Names.SCHEDULER_CLUSTER_ROLE),
                 List.of("bind", "clusterroles.rbac.authorization.k8s.io/system:volume-scheduler"),
                 List.of("bind", "clusterroles.rbac.authorization.k8s.io/" + Names.EXTENDER_NODES_CLUSTER_ROLE),
@@ -453,6 +479,8 @@ class DeployManifestsTest {
                 List.of("delete", "schedulerprofiles.schedulerops.dev"),
                 List.of("delete", "customresourcedefinitions.apiextensions.k8s.io"),
                 List.of("create", "namespaces"),
+                List.of("list", "endpointslices.discovery.k8s.io", "-n", "default"),
+                List.of("get", "endpointslices.discovery.k8s.io", "-n", NAMESPACE),
                 List.of("*", "*", "-A"));
         for (List<String> check : denied) {
             assertThat(canI(check)).as("can-i %s", check).isFalse();
@@ -468,34 +496,46 @@ class DeployManifestsTest {
                                 """
                         apiVersion: rbac.authorization.k8s.io/v1
                         kind: ClusterRoleBinding
-                        metadata: {name: schedulerops-deploy-test-scheduler}
+                        metadata:
+                          name: "schedulerops:deploy-test:kube-scheduler"
+                          labels: {app.kubernetes.io/managed-by: schedulerops-operator, schedulerops.dev/profile: deploy-test}
                         roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "schedulerops:kube-scheduler"}
-                        subjects: [{kind: ServiceAccount, name: scheduler, namespace: schedulerops-system}]
+                        subjects: [{kind: ServiceAccount, name: deploy-test-scheduler, namespace: schedulerops-system}]
                         ---
                         apiVersion: rbac.authorization.k8s.io/v1
                         kind: ClusterRoleBinding
-                        metadata: {name: schedulerops-deploy-test-volume-scheduler}
+                        metadata:
+                          name: "schedulerops:deploy-test:volume-scheduler"
+                          labels: {app.kubernetes.io/managed-by: schedulerops-operator, schedulerops.dev/profile: deploy-test}
                         roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: system:volume-scheduler}
-                        subjects: [{kind: ServiceAccount, name: scheduler, namespace: schedulerops-system}]
+                        subjects: [{kind: ServiceAccount, name: deploy-test-scheduler, namespace: schedulerops-system}]
                         ---
                         apiVersion: rbac.authorization.k8s.io/v1
                         kind: ClusterRoleBinding
-                        metadata: {name: schedulerops-deploy-test-binder}
+                        metadata:
+                          name: "schedulerops:deploy-test:extender-binder"
+                          labels: {app.kubernetes.io/managed-by: schedulerops-operator, schedulerops.dev/profile: deploy-test}
                         roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "schedulerops:extender-binder"}
-                        subjects: [{kind: ServiceAccount, name: extender, namespace: schedulerops-system}]
+                        subjects: [{kind: ServiceAccount, name: deploy-test-extender, namespace: schedulerops-system}]
                         ---
                         apiVersion: rbac.authorization.k8s.io/v1
                         kind: RoleBinding
-                        metadata: {name: schedulerops-deploy-test-auth-reader, namespace: kube-system}
+                        metadata:
+                          name: "schedulerops:deploy-test:auth-reader"
+                          namespace: kube-system
+                          labels: {app.kubernetes.io/managed-by: schedulerops-operator, schedulerops.dev/profile: deploy-test}
                         roleRef:
                           apiGroup: rbac.authorization.k8s.io
                           kind: Role
                           name: extension-apiserver-authentication-reader
-                        subjects: [{kind: ServiceAccount, name: scheduler, namespace: schedulerops-system}]
+                        subjects: [{kind: ServiceAccount, name: deploy-test-scheduler, namespace: schedulerops-system}]
                         ---
                         apiVersion: rbac.authorization.k8s.io/v1
                         kind: Role
-                        metadata: {name: schedulerops-deploy-test-lease, namespace: schedulerops-system}
+                        metadata:
+                          name: deploy-test-scheduler
+                          namespace: schedulerops-system
+                          labels: {app.kubernetes.io/managed-by: schedulerops-operator, schedulerops.dev/profile: deploy-test}
                         rules:
                           - apiGroups: [coordination.k8s.io]
                             resources: [leases]
@@ -503,10 +543,10 @@ class DeployManifestsTest {
                           - apiGroups: [coordination.k8s.io]
                             resources: [leases]
                             verbs: [get, update]
-                            resourceNames: [p-scheduler]
+                            resourceNames: [deploy-test-scheduler]
                         """))
                 .satisfies(result -> assertThat(result.exitCode())
-                        .as("dry-run create of the operator's RBAC: %s", result.stderr())
+                        .as("dry-run create of the RBAC the operator renders for a profile: %s", result.stderr())
                         .isZero());
 
         for (String role : List.of("cluster-admin", "system:kube-scheduler")) {
@@ -514,7 +554,9 @@ class DeployManifestsTest {
                     """
                     apiVersion: rbac.authorization.k8s.io/v1
                     kind: ClusterRoleBinding
-                    metadata: {name: schedulerops-deploy-test-refused}
+                    metadata:
+                      name: "schedulerops:deploy-test:kube-scheduler"
+                      labels: {app.kubernetes.io/managed-by: schedulerops-operator, schedulerops.dev/profile: deploy-test}
                     roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "%s"}
                     subjects: [{kind: ServiceAccount, name: scheduler, namespace: schedulerops-system}]
                     """
@@ -534,6 +576,73 @@ class DeployManifestsTest {
         assertThat(aLeaseRoleInATeamNamespace.exitCode()).isNotZero();
     }
 
+    /**
+     * The second review's finding: RBAC lets the operator delete any ClusterRoleBinding and any RoleBinding in
+     * kube-system, and the escalation check does not look at deletes. With the operator's own token (a real one, from
+     * the TokenRequest API), kubectl's server-side dry runs are refused by deploy/admission's RBAC policy, while what
+     * the operator renders passes.
+     */
+    @Test
+    void theOperatorsTokenCannotDeleteBindingsItDidNotRender() throws IOException {
+        install();
+        Path kubeconfig = operatorKubeconfig();
+        for (List<String> delete : List.of(
+                List.of("delete", "clusterrolebinding", "system:kube-scheduler", "--dry-run=server"),
+                List.of("delete", "clusterrolebinding", "system:kube-controller-manager", "--dry-run=server"),
+                List.of(
+                        "-n",
+                        "kube-system",
+                        "delete",
+                        "rolebinding",
+                        "system::extension-apiserver-authentication-reader",
+                        "--dry-run=server"),
+                List.of("-n", NAMESPACE, "delete", "rolebinding", OPERATOR, "--dry-run=server"))) {
+            Commands.Result refused = kubectlWith(kubeconfig, delete);
+            assertThat(refused.exitCode())
+                    .as("kubectl %s as the operator: %s", String.join(" ", delete), refused.stdout())
+                    .isNotZero();
+            assertThat(refused.stderr())
+                    .as("kubectl %s as the operator", String.join(" ", delete))
+                    .contains("ValidatingAdmissionPolicy '" + OPERATOR + "-rbac'")
+                    .contains("writes only the RBAC objects it renders");
+        }
+        assertThat(kubectl("get", "clusterrolebinding", "system:kube-scheduler", "-o", "name"))
+                .contains("system:kube-scheduler");
+        Commands.Result whoami =
+                kubectlWith(kubeconfig, List.of("auth", "whoami", "-o", "jsonpath={.status.userInfo.username}"));
+        assertThat(whoami.stdout()).as("the token is the operator's").isEqualTo(SERVICE_ACCOUNT_USER);
+    }
+
+    /** A kubeconfig holding the operator ServiceAccount's token alone (no client certificate, which would win). */
+    private static Path operatorKubeconfig() throws IOException {
+        String token = dev.schedulerops.e2e.support.ServiceAccountTokens.request(
+                cluster.client(), NAMESPACE, OPERATOR, Duration.ofMinutes(10));
+        io.fabric8.kubernetes.client.Config admin = cluster.client().getConfiguration();
+        String ca = admin.getCaCertData() != null
+                ? admin.getCaCertData()
+                : java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(Path.of(admin.getCaCertFile())));
+        Path file = Files.createTempFile("operator-token-", ".kubeconfig");
+        file.toFile().deleteOnExit();
+        Files.writeString(
+                file,
+                """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: e2e, cluster: {server: "%s", certificate-authority-data: %s}}]
+                users: [{name: operator, user: {token: %s}}]
+                contexts: [{name: operator, context: {cluster: e2e, user: operator}}]
+                current-context: operator
+                """
+                        .formatted(admin.getMasterUrl(), ca, token));
+        return file;
+    }
+
+    private static Commands.Result kubectlWith(Path kubeconfig, List<String> args) {
+        List<String> command = new ArrayList<>(List.of(Commands.kubectl(), "--kubeconfig", kubeconfig.toString()));
+        command.addAll(args);
+        return Commands.run(command, Duration.ofMinutes(1));
+    }
+
     @AfterAll
     static void uninstall() {
         if (!installAttempted) {
@@ -542,17 +651,21 @@ class DeployManifestsTest {
         LOG.info("removing the deploy/ install from the test cluster");
         // The admission policy first: the other test classes' operators run as an admin, whose writes of the
         // operator's labels it would refuse.
-        kubectlAllowingFailure(
-                "delete",
-                "validatingadmissionpolicybinding,validatingadmissionpolicy",
-                OPERATOR + "-labels",
-                "--ignore-not-found");
+        for (String policy : List.of("-labels", "-pod-labels", "-rbac", "-leases")) {
+            kubectlAllowingFailure(
+                    "delete",
+                    "validatingadmissionpolicybinding,validatingadmissionpolicy",
+                    OPERATOR + policy,
+                    "--ignore-not-found");
+        }
         kubectlAllowingFailure("delete", "namespace", NAMESPACE, "--ignore-not-found", "--wait=true", "--timeout=120s");
         kubectlAllowingFailure("delete", "clusterrolebinding", OPERATOR, "--ignore-not-found");
         kubectlAllowingFailure("delete", "clusterrole", OPERATOR, "--ignore-not-found");
         kubectlAllowingFailure("delete", "-n", "kube-system", "rolebinding,role", OPERATOR, "--ignore-not-found");
-        kubectlAllowingFailure(
-                "delete", "-n", "default", "rolebinding,role", OPERATOR + "-events", "--ignore-not-found");
+        for (String inDefault : List.of("-events", "-api-server")) {
+            kubectlAllowingFailure(
+                    "delete", "-n", "default", "rolebinding,role", OPERATOR + inDefault, "--ignore-not-found");
+        }
         if (crdExistedBefore) {
             return; // someone else's CRD (and perhaps their profiles): leave it
         }

@@ -229,14 +229,14 @@ class NetworkPolicyEnforcementTest {
             assertThat(verbs.filtered())
                     .as("%s to the verb port %s:%d is refused by a packet filter (%s)", role, ip, VERBS, verbs)
                     .isTrue();
-            Probe health = probe(role, ip, HEALTH);
-            assertThat(health.result())
-                    .as("%s reaches the health port: metricsFrom is unset, so anyone may (%s)", role, health)
-                    .isEqualTo("open");
-            seen.add(role + ": " + VERBS + " " + verbs + ", " + HEALTH + " " + health.result());
+            Probe health = rejectedProbe(role, ip, HEALTH, pod);
+            assertThat(health.filtered())
+                    .as("%s is refused on the health port: metricsFrom is unset, so no pod may (%s)", role, health)
+                    .isTrue();
+            seen.add(role + ": " + VERBS + " " + verbs + ", " + HEALTH + " " + health);
         }
         // The node itself is exempt (kube-router admits what comes from a local address): the kubelet's probes, and
-        // the test host here, still reach both ports.
+        // the test host here, still reach both ports (the extender stays Ready: step 4 waits on it).
         ExtenderTlsClient.Response answer = ExtenderTlsClient.fromSchedulerSecret(client.secrets()
                         .inNamespace(WORKLOAD)
                         .withName(names.schedulerClientSecret())

@@ -584,6 +584,11 @@ public final class RealNode {
                 .orElse(false);
     }
 
+    /** The real node's kubelet credential: its kubeconfig, with the client certificate of system:node:NAME. */
+    public static Path kubeletKubeconfig() {
+        return Path.of("/var/lib/schedulerops", clusterName(), "pki", "kubelet.kubeconfig");
+    }
+
     private static String clusterName() {
         String configured = System.getenv("SCHEDULEROPS_CLUSTER");
         return configured == null || configured.isBlank() ? "schedulerops-e2e" : configured;

@@ -1,5 +1,6 @@
 package dev.schedulerops.extender.http;
 
+import dev.schedulerops.httpguard.ConnectionGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -207,6 +208,21 @@ public final class ExtenderMetrics {
                 .description("Connections closed because a request arrived too slowly, by the part that was late")
                 .tag("part", "body")
                 .register(registry);
+    }
+
+    /** The health port's connections, and those its guard closed, by why. */
+    void healthPortGuard(ConnectionGuard guard) {
+        Gauge.builder("schedulerops.extender.health.connections", guard::open)
+                .description("Connections the health port holds now")
+                .strongReference(true)
+                .register(registry);
+        for (ConnectionGuard.Reason reason : ConnectionGuard.Reason.values()) {
+            FunctionCounter.builder("schedulerops.extender.health.connections.closed", guard, g -> g.closed(reason))
+                    .description("Health-port connections the guard closed: per_source (a source past its share),"
+                            + " total (the port full), lifetime (open too long)")
+                    .tag("reason", reason.name().toLowerCase(java.util.Locale.ROOT))
+                    .register(registry);
+        }
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.schedulerops.extender.http;
 import dev.schedulerops.extender.tls.TlsReloader;
 import dev.schedulerops.extender.tls.TlsSettings;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
+import dev.schedulerops.httpguard.ConnectionGuard;
+import dev.schedulerops.httpguard.GuardLimits;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.http.HttpVersion;
@@ -23,14 +25,12 @@ import org.slf4j.LoggerFactory;
  * The extender's HTTP server: Jetty 12 core (no servlets) with two ports. The verb port serves only the extender
  * verbs, over plain HTTP or, with TLS, over HTTPS (TLS 1.2 and 1.3; in mutual mode a client certificate from a
  * trusted CA is required at the handshake). The health port serves only /healthz, /readyz and /metrics, always plain
- * HTTP, so probes and scrapers need no certificate. {@link #stop()} first turns readiness off, then lets in-flight
+ * HTTP, so probes and scrapers need no certificate; a {@link ConnectionGuard} keeps it answering the kubelet whatever
+ * else connects to it. {@link #stop()} first turns readiness off, then lets in-flight
  * requests finish within the shutdown grace period.
  */
 public final class ExtenderServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExtenderServer.class);
-
-    /** Health endpoints need few connections: kubelet's probes and a metrics scraper. */
-    static final int HEALTH_PORT_CONNECTIONS = 32;
 
     /** Request line and headers together; kube-scheduler sends a few hundred bytes. Larger: 431 (414 for the URI). */
     static final int REQUEST_HEADER_BYTES = 8 * 1024;
@@ -42,6 +42,7 @@ public final class ExtenderServer implements AutoCloseable {
     private final TlsReloader reloader;
     private final BodyBudget budget;
     private final ReadDeadlines deadlines;
+    private final ConnectionGuard healthGuard;
     private volatile boolean stopping;
 
     /** Plain HTTP verbs on {@code port}, the health endpoints on a free port ({@link #healthPort()}). */
@@ -112,8 +113,11 @@ public final class ExtenderServer implements AutoCloseable {
             connector.addBean(deadlines, false);
         }
         server.addBean(new NetworkConnectionLimit(limits.maxConnections(), verbConnector));
-        server.addBean(new NetworkConnectionLimit(HEALTH_PORT_CONNECTIONS, healthConnector));
+        // Not a connection limit, which stops accepting and so queues the kubelet's probe behind whoever holds the
+        // slots: the guard keeps accepting, and holds each source to its share and each connection to a lifetime.
+        healthGuard = ConnectionGuard.on(healthConnector, GuardLimits.HEALTH_PORT);
         metrics.limits(budget, deadlines);
+        metrics.healthPortGuard(healthGuard);
         BooleanSupplier ready = () -> !stopping && cacheReady.getAsBoolean();
         server.setHandler(new GracefulHandler(new ExtenderHandler(
                 verbs,
@@ -163,6 +167,11 @@ public final class ExtenderServer implements AutoCloseable {
     /** The bound health port (useful when started on port 0). */
     public int healthPort() {
         return healthConnector.getLocalPort();
+    }
+
+    /** What guards the health port (its connections, and what it closed). */
+    public ConnectionGuard healthGuard() {
+        return healthGuard;
     }
 
     /** The memory request bodies hold now, reserved in the body budget. */

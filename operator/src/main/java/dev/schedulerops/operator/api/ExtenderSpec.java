@@ -60,9 +60,11 @@ public class ExtenderSpec extends PodPlacementSpec {
     @JsonPropertyDescription("The extender JVM's heap size and extra options (JAVA_TOOL_OPTIONS).")
     private JvmSpec jvm;
 
-    @JsonPropertyDescription("Who may reach the extender's health and metrics port (8081, plain HTTP, no verb), as"
-            + " NetworkPolicy peers. Unset means from anywhere. The verb port admits only this profile's scheduler"
-            + " pods whatever this says.")
+    @JsonPropertyDescription("Who may scrape the extender's health and metrics port (8081, plain HTTP, no verb), as"
+            + " NetworkPolicy peers, e.g. your Prometheus's namespace. Unset or empty: no pod (the kubelet's probes"
+            + " come from the node, which network plugins admit whatever the policy says); [{namespaceSelector: {}}]"
+            + " admits every pod, as before. The verb port admits only this profile's scheduler pods whatever this"
+            + " says.")
     @Size(max = 32)
     private List<NetworkPolicyPeer> metricsFrom;
 

@@ -2,6 +2,7 @@ package dev.schedulerops.operator.cli;
 
 import dev.schedulerops.operator.api.ProfileYaml;
 import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.model.ApiServerEndpoint;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.ImagePolicy;
 import dev.schedulerops.operator.render.ProfileRenderer;
@@ -65,6 +66,14 @@ public final class RenderCommand implements Callable<Integer> {
     String allowedImageRepositories;
 
     @Option(
+            names = "--api-server",
+            paramLabel = "ADDRESS:PORT",
+            description = "Where pods reach the API server (the kubernetes Service's EndpointSlice: kubectl -n default"
+                    + " get endpointslice kubernetes), which the extenders' egress policy admits. Repeatable. Unset:"
+                    + " the egress of an extender that uses the API is left open.")
+    List<String> apiServer;
+
+    @Option(
             names = "--extender-image",
             paramLabel = "IMAGE",
             description = "The default extender image (default: the bundled one of this version).")
@@ -77,6 +86,14 @@ public final class RenderCommand implements Callable<Integer> {
         ClusterFacts facts = ClusterFacts.forVersion(kubeVersion).withWorkloadNamespace(workloadNamespace);
         if (extenderImage != null) {
             facts = facts.withExtenderImage(extenderImage);
+        }
+        if (apiServer != null) {
+            try {
+                facts = facts.withApiServer(
+                        apiServer.stream().map(ApiServerEndpoint::parse).toList());
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--api-server: " + e.getMessage());
+            }
         }
         facts = facts.withImages(
                 allowedImageRepositories == null

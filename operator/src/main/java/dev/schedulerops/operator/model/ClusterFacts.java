@@ -3,6 +3,7 @@ package dev.schedulerops.operator.model;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,6 +19,9 @@ import java.util.regex.Pattern;
  * @param workloadNamespace where every namespaced object of every profile goes: the installer's choice (the
  *     operator's own namespace by default), never a namespace a team controls
  * @param images the image repositories a profile may name
+ * @param apiServer where the API server is reached from a pod, after the kubernetes Service's translation (the
+ *     addresses and port of its EndpointSlice); empty when not known (e.g. for `render` without --api-server), and
+ *     the extender's egress is then left open
  */
 public record ClusterFacts(
         String kubernetesVersion,
@@ -25,7 +29,8 @@ public record ClusterFacts(
         String schedulerImageRepository,
         int nodes,
         String workloadNamespace,
-        ImagePolicy images) {
+        ImagePolicy images,
+        List<ApiServerEndpoint> apiServer) {
 
     public static final String DEFAULT_SCHEDULER_IMAGE_REPOSITORY = "registry.k8s.io/kube-scheduler";
     /** The workload namespace of an operator that runs outside a pod and is not told one (deploy/ installs here). */
@@ -36,6 +41,17 @@ public record ClusterFacts(
         if (workloadNamespace == null || workloadNamespace.isBlank()) {
             throw new IllegalArgumentException("workloadNamespace is required");
         }
+        apiServer = List.copyOf(apiServer);
+    }
+
+    public ClusterFacts(
+            String kubernetesVersion,
+            String extenderImage,
+            String schedulerImageRepository,
+            int nodes,
+            String workloadNamespace,
+            ImagePolicy images) {
+        this(kubernetesVersion, extenderImage, schedulerImageRepository, nodes, workloadNamespace, images, List.of());
     }
 
     /**
@@ -54,16 +70,40 @@ public record ClusterFacts(
 
     public ClusterFacts withNodes(int count) {
         return new ClusterFacts(
-                kubernetesVersion, extenderImage, schedulerImageRepository, count, workloadNamespace, images);
+                kubernetesVersion,
+                extenderImage,
+                schedulerImageRepository,
+                count,
+                workloadNamespace,
+                images,
+                apiServer);
     }
 
     public ClusterFacts withWorkloadNamespace(String namespace) {
-        return new ClusterFacts(kubernetesVersion, extenderImage, schedulerImageRepository, nodes, namespace, images);
+        return new ClusterFacts(
+                kubernetesVersion, extenderImage, schedulerImageRepository, nodes, namespace, images, apiServer);
     }
 
     public ClusterFacts withImages(ImagePolicy policy) {
         return new ClusterFacts(
-                kubernetesVersion, extenderImage, schedulerImageRepository, nodes, workloadNamespace, policy);
+                kubernetesVersion,
+                extenderImage,
+                schedulerImageRepository,
+                nodes,
+                workloadNamespace,
+                policy,
+                apiServer);
+    }
+
+    public ClusterFacts withApiServer(List<ApiServerEndpoint> endpoints) {
+        return new ClusterFacts(
+                kubernetesVersion,
+                extenderImage,
+                schedulerImageRepository,
+                nodes,
+                workloadNamespace,
+                images,
+                endpoints);
     }
 
     /**
@@ -83,12 +123,14 @@ public record ClusterFacts(
     }
 
     public ClusterFacts withKubernetesVersion(String version) {
-        return new ClusterFacts(version, extenderImage, schedulerImageRepository, nodes, workloadNamespace, images);
+        return new ClusterFacts(
+                version, extenderImage, schedulerImageRepository, nodes, workloadNamespace, images, apiServer);
     }
 
     /** Another default extender image; the image policy is left as it is. */
     public ClusterFacts withExtenderImage(String image) {
-        return new ClusterFacts(kubernetesVersion, image, schedulerImageRepository, nodes, workloadNamespace, images);
+        return new ClusterFacts(
+                kubernetesVersion, image, schedulerImageRepository, nodes, workloadNamespace, images, apiServer);
     }
 
     /** The default kube-scheduler image: the cluster's own version, since a scheduler may not be newer. */

@@ -15,6 +15,11 @@ import java.util.List;
 public record Names(String profile, String namespace) {
 
     public static final String KUBE_SYSTEM = "kube-system";
+
+    /** The Service (and EndpointSlice) every cluster has in front of the API server, and its namespace. */
+    public static final String API_SERVER_SERVICE = "kubernetes";
+
+    public static final String API_SERVER_SERVICE_NAMESPACE = "default";
     /**
      * What every profile's scheduler is bound to: {@code system:kube-scheduler} without its rules on the default
      * scheduler's own lease and endpoints (named {@code kube-scheduler}), so that a secondary scheduler, even a

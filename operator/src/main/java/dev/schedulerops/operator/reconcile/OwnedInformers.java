@@ -1,11 +1,15 @@
 package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.model.ApiServerEndpoint;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.javaoperatorsdk.operator.api.config.informer.FieldSelector;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -24,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Informers on every {@link OwnedKind} (selected by the managed-by label), on the pods of the profiles' Deployments
- * (same label: their status says why a Deployment is not available) and on Nodes. Namespaced kinds are watched in the
+ * (same label: their status says why a Deployment is not available), on Nodes and on the API server's EndpointSlice. Namespaced kinds are watched in the
  * workload namespace only (and kube-system for the kinds a profile puts there): no team can create objects there, so
  * nothing a team labels is ever cached, and the operator needs no cluster-wide access to namespaced kinds. Any change
  * to an owned object, including a hand edit or deletion, reconciles the profile named by the object's profile label;
@@ -39,6 +43,7 @@ public final class OwnedInformers {
             new LinkedHashMap<>();
     private final InformerEventSource<Node, SchedulerProfile> nodes;
     private final InformerEventSource<Pod, SchedulerProfile> pods;
+    private final InformerEventSource<EndpointSlice, SchedulerProfile> apiServer;
     /** The node count at the last node event, for {@link #nodeCountChanged}. */
     private final AtomicInteger lastNodeCount = new AtomicInteger(-1);
 
@@ -59,6 +64,27 @@ public final class OwnedInformers {
                 .build();
         nodes = new InformerEventSource<>(nodeConfig, context);
         pods = podInformer(workloadNamespace, context);
+        apiServer = apiServerInformer(context);
+    }
+
+    /**
+     * The kubernetes Service's EndpointSlice (default/kubernetes, by name: the operator may read no other): where pods
+     * reach the API server, which the extenders' egress policy admits. A change reconciles every profile.
+     */
+    private static InformerEventSource<EndpointSlice, SchedulerProfile> apiServerInformer(
+            EventSourceContext<SchedulerProfile> context) {
+        return new InformerEventSource<>(
+                InformerEventSourceConfiguration.from(EndpointSlice.class, SchedulerProfile.class)
+                        .withName("api-server")
+                        .withNamespaces(Set.of(Names.API_SERVER_SERVICE_NAMESPACE))
+                        .withFieldSelector(
+                                new FieldSelector(new FieldSelector.Field("metadata.name", Names.API_SERVER_SERVICE)))
+                        .withSecondaryToPrimaryMapper(slice -> context.getPrimaryCache()
+                                .list()
+                                .map(ResourceID::fromResource)
+                                .collect(java.util.stream.Collectors.toSet()))
+                        .build(),
+                context);
     }
 
     /**
@@ -129,6 +155,7 @@ public final class OwnedInformers {
         List<EventSource<?, SchedulerProfile>> sources = new ArrayList<>(owned.values());
         sources.add(nodes);
         sources.add(pods);
+        sources.add(apiServer);
         return sources;
     }
 
@@ -206,6 +233,33 @@ public final class OwnedInformers {
     private boolean nodeCountChanged() {
         int now = nodeCount();
         return lastNodeCount.getAndSet(now) != now;
+    }
+
+    /**
+     * Where pods reach the API server: every address of the kubernetes Service's EndpointSlice with its port, sorted
+     * (a stable order keeps the rendered policy's hash still); empty before the informer has it.
+     */
+    public List<ApiServerEndpoint> apiServerEndpoints() {
+        return apiServer
+                .list(slice -> true)
+                .flatMap(OwnedInformers::endpointsOf)
+                .sorted(java.util.Comparator.comparing(ApiServerEndpoint::toString))
+                .distinct()
+                .toList();
+    }
+
+    static java.util.stream.Stream<ApiServerEndpoint> endpointsOf(EndpointSlice slice) {
+        if (slice.getPorts() == null || slice.getEndpoints() == null) {
+            return java.util.stream.Stream.empty();
+        }
+        List<Integer> ports = slice.getPorts().stream()
+                .map(EndpointPort::getPort)
+                .filter(Objects::nonNull)
+                .toList();
+        return slice.getEndpoints().stream()
+                .filter(e -> e.getAddresses() != null)
+                .flatMap(e -> e.getAddresses().stream())
+                .flatMap(address -> ports.stream().map(port -> new ApiServerEndpoint(address, port)));
     }
 
     /** Every Node in the cluster, cordoned or not. */

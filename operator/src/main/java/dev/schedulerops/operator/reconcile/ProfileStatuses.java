@@ -5,6 +5,7 @@ import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.render.DesiredState;
 import dev.schedulerops.operator.render.RenderResult;
+import dev.schedulerops.operator.validation.NodeRestriction;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -41,6 +42,14 @@ public final class ProfileStatuses {
      * which places pods) can be called by more than this profile's scheduler.
      */
     public static final String EXTENDER_OPEN = "ExtenderOpen";
+
+    /**
+     * Present, and True, only while spec.labelKey is a key a node's kubelet may set on its own Node: a compromised node
+     * can then draw the profile's pods to itself. Keys under node-restriction.kubernetes.io/ are safe from that.
+     */
+    public static final String LABEL_KEY_UNPROTECTED = "LabelKeyUnprotected";
+
+    public static final String REASON_KUBELET_MAY_SET_LABEL = "KubeletMaySetLabel";
 
     public static final String REASON_TLS_DISABLED = "TLSDisabled";
     public static final String REASON_CLIENT_NOT_AUTHENTICATED = "ClientNotAuthenticated";
@@ -201,6 +210,10 @@ public final class ProfileStatuses {
                 .map(DesiredState::tlsMode)
                 .flatMap(mode -> extenderOpen(mode, generation))
                 .ifPresent(conditions::add);
+        o.desired()
+                .map(DesiredState::labelKey)
+                .flatMap(key -> labelKeyUnprotected(key, generation))
+                .ifPresent(conditions::add);
         if ("False".equals(ready.getStatus())) {
             // Stalled: it cannot progress without someone's change (to the profile, or to what refused the apply).
             boolean stalled = !"True".equals(configValid.getStatus()) || REASON_APPLY_FAILED.equals(ready.getReason());
@@ -208,6 +221,29 @@ public final class ProfileStatuses {
                     stalled ? STALLED : RECONCILING, true, ready.getReason(), ready.getMessage(), generation));
         }
         return List.copyOf(conditions);
+    }
+
+    /** The warning for a label key that a node may set on itself. */
+    static Optional<Condition> labelKeyUnprotected(String labelKey, long generation) {
+        if (labelKey == null || !NodeRestriction.kubeletMaySet(labelKey)) {
+            return Optional.empty();
+        }
+        return Optional.of(condition(
+                LABEL_KEY_UNPROTECTED,
+                true,
+                REASON_KUBELET_MAY_SET_LABEL,
+                "spec.labelKey " + labelKey + " is a label a node's kubelet may set on its own Node"
+                        + " (NodeRestriction stops a kubelet only from setting keys under " + NodeRestriction.PREFIX
+                        + " and other kubernetes.io and k8s.io keys): a compromised node can give itself the highest"
+                        + " value and draw every pod of this profile, and the Secrets they mount. Label nodes with a"
+                        + " key under " + NodeRestriction.PREFIX + " (e.g. " + NodeRestriction.PREFIX
+                        + suggestedName(labelKey) + "), which only the cluster's administrators may set.",
+                generation));
+    }
+
+    /** The name part of a label key, for the suggestion. */
+    private static String suggestedName(String labelKey) {
+        return labelKey.substring(labelKey.indexOf('/') + 1);
     }
 
     /** The warning for the modes that let more than the scheduler call the extender. */

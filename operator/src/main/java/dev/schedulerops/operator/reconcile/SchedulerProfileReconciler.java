@@ -274,10 +274,15 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         return ProfileRenderer.render(profile, factsNow);
     }
 
-    /** The start-up facts with the cluster's node count now (it decides whether replicas must spread over nodes). */
+    /**
+     * The start-up facts with the cluster's node count now (it decides whether replicas must spread over nodes) and where
+     * pods reach the API server (the extenders' egress).
+     */
     private ClusterFacts currentFacts() {
         OwnedInformers current = informers;
-        return current == null ? facts : facts.withNodes(current.nodeCount());
+        return current == null
+                ? facts
+                : facts.withNodes(current.nodeCount()).withApiServer(current.apiServerEndpoints());
     }
 
     private EventSource<?, SchedulerProfile> watchUnscheduledPods(EventSourceContext<SchedulerProfile> context) {

@@ -23,6 +23,8 @@ import java.util.List;
  * @param extenderImage the bundled extender's image, null for a plugins-only profile
  * @param tlsMode how the scheduler and the extender talk (the status warns unless Mutual)
  * @param bundledExtender whether the bundled extender runs (false: plugins only, no extender stage to wait for)
+ * @param labelKey the node label the extender places pods by (the status warns when kubelets may set it); null for a
+ *     plugins-only profile
  */
 public record DesiredState(
         Names names,
@@ -33,7 +35,8 @@ public record DesiredState(
         String schedulerImage,
         String extenderImage,
         TlsMode tlsMode,
-        boolean bundledExtender) {
+        boolean bundledExtender,
+        String labelKey) {
 
     public DesiredState {
         extenderStage = List.copyOf(extenderStage);
@@ -58,7 +61,8 @@ public record DesiredState(
                 schedulerImage,
                 extenderImage,
                 Defaults.TLS_MODE,
-                true);
+                true,
+                null);
     }
 
     /** Every object, in the order `render` prints them and the operator creates them. */

@@ -43,7 +43,7 @@ final class ExtenderRenderer {
         objects.add(serviceAccount(p));
         objects.add(deployment(p, facts, tls, selector));
         objects.add(service(p, selector));
-        objects.add(NetworkPolicyRenderer.extender(p));
+        objects.add(NetworkPolicyRenderer.extender(p, facts));
         if (p.extender().replicas() > 1) {
             objects.add(PodParts.podDisruptionBudget(
                     ObjectMetas.of(p, p.names().extender(), Labels.COMPONENT_EXTENDER), selector));

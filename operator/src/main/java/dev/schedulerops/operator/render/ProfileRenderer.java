@@ -80,7 +80,8 @@ public final class ProfileRenderer {
                 p.schedulerImage(facts),
                 p.bundledExtender() ? p.extenderImage(facts) : null,
                 p.tls(),
-                p.bundledExtender());
+                p.bundledExtender(),
+                p.bundledExtender() ? p.labelKey() : null);
     }
 
     /** Puts {@link Labels#TEMPLATE_HASH} on a Deployment; other objects are left as they are. */

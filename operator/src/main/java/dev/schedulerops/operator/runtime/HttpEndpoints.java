@@ -1,5 +1,7 @@
 package dev.schedulerops.operator.runtime;
 
+import dev.schedulerops.httpguard.ConnectionGuard;
+import dev.schedulerops.httpguard.GuardLimits;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -8,7 +10,6 @@ import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
-import org.eclipse.jetty.server.ConnectionLimit;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -21,23 +22,25 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * /healthz (liveness), /readyz (readiness) and /metrics (Prometheus text) on one small Jetty server. Jetty reads
- * requests as their bytes arrive without holding a thread, closes a connection idle for {@link #IDLE_TIMEOUT}
- * (a client that sends its headers a byte at a time included) and holds at most {@link #MAX_CONNECTIONS}, so slow or
- * many clients cannot starve the kubelet's liveness probe and get the operator restarted.
+ * requests as their bytes arrive without holding a thread, and a {@link ConnectionGuard} ({@link GuardLimits#HEALTH_PORT})
+ * closes a connection that sends nothing or trickles once it is 5 s old, holds each source address to 8 connections
+ * and never stops accepting, so that no other client, silent, slow or many, can starve the kubelet's liveness probe
+ * and get the operator restarted.
  */
 public final class HttpEndpoints implements AutoCloseable {
-    /** How long a connection may stay silent, mid-request or between requests. */
+    /** How long a connection may stay idle between requests (the guard's lifetime bounds it in any case). */
     static final Duration IDLE_TIMEOUT = Duration.ofSeconds(5);
 
-    static final int MAX_CONNECTIONS = 64;
     static final int MAX_REQUEST_HEADER_BYTES = 4096;
 
     private final Server server;
     private final ServerConnector connector;
+    private final ConnectionGuard guard;
 
-    private HttpEndpoints(Server server, ServerConnector connector) {
+    private HttpEndpoints(Server server, ServerConnector connector, ConnectionGuard guard) {
         this.server = server;
         this.connector = connector;
+        this.guard = guard;
     }
 
     public static HttpEndpoints start(
@@ -54,7 +57,7 @@ public final class HttpEndpoints implements AutoCloseable {
         connector.setPort(port);
         connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
         server.addConnector(connector);
-        server.addBean(new ConnectionLimit(MAX_CONNECTIONS, connector));
+        ConnectionGuard guard = ConnectionGuard.on(connector, GuardLimits.HEALTH_PORT);
         server.setHandler(new Handler.Abstract.NonBlocking() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
@@ -86,11 +89,16 @@ public final class HttpEndpoints implements AutoCloseable {
                             + e.getMessage(),
                     e);
         }
-        return new HttpEndpoints(server, connector);
+        return new HttpEndpoints(server, connector, guard);
     }
 
     public int port() {
         return connector.getLocalPort();
+    }
+
+    /** What guards the port (its connections, and what it closed). */
+    public ConnectionGuard guard() {
+        return guard;
     }
 
     private static void probe(Response response, Callback callback, BooleanSupplier check) {

@@ -32,12 +32,14 @@ final class OperatorMetrics {
     private final MultiGauge httpTimeout;
     private final MultiGauge certificateExpiry;
     private final MultiGauge version;
+    private final MeterRegistry registry;
 
     OperatorMetrics(
             MeterRegistry registry,
             ProfileMetrics profiles,
             Supplier<String> kubernetesVersion,
             BooleanSupplier leader) {
+        this.registry = registry;
         this.profiles = profiles;
         this.kubernetesVersion = kubernetesVersion;
         this.ready = MultiGauge.builder("schedulerops.profile.ready")
@@ -77,6 +79,22 @@ final class OperatorMetrics {
                     .description("Applies the API server refused (RBAC, an admission webhook or policy, a quota), by"
                             + " kind of object; the profile's Ready says which object and why")
                     .tag("kind", name)
+                    .register(registry);
+        }
+    }
+
+    /** The HTTP port's connections, and those its guard closed, by why (see {@link HttpEndpoints}). */
+    void httpGuard(dev.schedulerops.httpguard.ConnectionGuard guard) {
+        Gauge.builder("schedulerops.http.connections", guard::open)
+                .description("Connections the operator's HTTP port (probes, metrics) holds now")
+                .strongReference(true)
+                .register(registry);
+        for (dev.schedulerops.httpguard.ConnectionGuard.Reason reason :
+                dev.schedulerops.httpguard.ConnectionGuard.Reason.values()) {
+            FunctionCounter.builder("schedulerops.http.connections.closed", guard, g -> g.closed(reason))
+                    .description("HTTP-port connections the guard closed: per_source (a source past its share),"
+                            + " total (the port full), lifetime (open too long)")
+                    .tag("reason", reason.name().toLowerCase(java.util.Locale.ROOT))
                     .register(registry);
         }
     }

@@ -168,6 +168,7 @@ public final class OperatorRuntime implements AutoCloseable {
                     operatorMetrics.refresh();
                     return registry.scrape();
                 });
+        operatorMetrics.httpGuard(endpoints.guard());
         LOG.info(
                 "operator configured: kubernetes {}, workload namespace {}, reconciling {}, allowed image repositories {},"
                         + " protected {}, leader election {}, http {}:{}, pod events {},"

@@ -37,7 +37,9 @@ final class ShippedRbac implements AutoCloseable {
             "rbac/workload-role.yaml",
             "rbac/kube-system-role.yaml",
             "rbac/profile-roles.yaml",
-            "admission/operator-labels-policy.yaml");
+            "admission/operator-labels-policy.yaml",
+            "admission/operator-rbac-policy.yaml",
+            "admission/scheduler-leases-policy.yaml");
 
     private final BareApiServer apiServer;
     private final KubernetesClient admin;

@@ -50,6 +50,31 @@ class RenderCommandTest {
     }
 
     @Test
+    void theApiServerGivenIsTheExtendersOnlyEgress() throws Exception {
+        Run run = run(
+                "render",
+                "-f",
+                "../samples/label-priority.yaml",
+                "--api-server",
+                "192.0.2.10:6443",
+                "--api-server",
+                "[2001:db8::10]:443");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonNode policy = documents(run.out()).stream()
+                .filter(d -> d.path("kind").asText().equals("NetworkPolicy"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(policy.at("/spec/policyTypes").toString()).isEqualTo("[\"Ingress\",\"Egress\"]");
+        assertThat(policy.at("/spec/egress/0/to/0/ipBlock/cidr").asText()).isEqualTo("192.0.2.10/32");
+        assertThat(policy.at("/spec/egress/0/ports/0/port").asInt()).isEqualTo(6443);
+        assertThat(policy.at("/spec/egress/1/to/0/ipBlock/cidr").asText()).isEqualTo("2001:db8::10/128");
+
+        Run bad = run("render", "-f", "../samples/label-priority.yaml", "--api-server", "192.0.2.10");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--api-server: an API server endpoint is ADDRESS:PORT");
+    }
+
+    @Test
     void rendersEveryProfileOfAFile() throws Exception {
         Path file = tmp.resolve("two.yaml");
         Files.writeString(

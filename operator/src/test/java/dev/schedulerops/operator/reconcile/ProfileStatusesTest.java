@@ -46,8 +46,53 @@ class ProfileStatusesTest {
         return ObservationCopy.of(
                         valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", true), "h1"))
                 .rendered(new RenderResult.Valid(new DesiredState(
-                        new Names("p", "ops"), List.of(), List.of(), "", "h1", "ks:v1", "ext:v1", mode, true)))
+                        new Names("p", "ops"), List.of(), List.of(), "", "h1", "ks:v1", "ext:v1", mode, true, null)))
                 .build();
+    }
+
+    static ProfileStatuses.Observation validWithLabelKey(String labelKey) {
+        return ObservationCopy.of(
+                        valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", true), "h1"))
+                .rendered(new RenderResult.Valid(new DesiredState(
+                        new Names("p", "ops"),
+                        List.of(),
+                        List.of(),
+                        "",
+                        "h1",
+                        "ks:v1",
+                        "ext:v1",
+                        TlsMode.MUTUAL,
+                        true,
+                        labelKey)))
+                .build();
+    }
+
+    @Test
+    void aLabelKeyANodeMaySetOnItselfIsAWarningThatNamesTheSafePrefix() {
+        SchedulerProfileStatus status = ProfileStatuses.compute(null, validWithLabelKey("priority.lixueduan.com"), T0);
+        Condition unprotected = condition(status, "LabelKeyUnprotected");
+        assertThat(unprotected.getStatus()).isEqualTo("True");
+        assertThat(unprotected.getReason()).isEqualTo("KubeletMaySetLabel");
+        assertThat(unprotected.getObservedGeneration()).isEqualTo(7);
+        assertThat(unprotected.getMessage())
+                .contains("spec.labelKey priority.lixueduan.com")
+                .contains("kubelet may set on its own Node")
+                .contains("node-restriction.kubernetes.io/priority.lixueduan.com");
+        assertThat(condition(status, "Ready").getStatus())
+                .as("a warning, not a failure")
+                .isEqualTo("True");
+        assertThat(status.getConditions()).extracting(Condition::getType).doesNotContain("Stalled", "Reconciling");
+    }
+
+    @Test
+    void aLabelKeyOnlyAdministratorsMaySetAddsNoWarning() {
+        for (String key : List.of("node-restriction.kubernetes.io/priority", "example.kubernetes.io/rank")) {
+            SchedulerProfileStatus status = ProfileStatuses.compute(null, validWithLabelKey(key), T0);
+            assertThat(status.getConditions())
+                    .as(key)
+                    .extracting(Condition::getType)
+                    .doesNotContain("LabelKeyUnprotected");
+        }
     }
 
     @Test

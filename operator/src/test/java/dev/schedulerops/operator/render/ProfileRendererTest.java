@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.model.ApiServerEndpoint;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.ImagePolicy;
 import dev.schedulerops.operator.model.Labels;
@@ -524,19 +525,22 @@ class ProfileRendererTest {
         assertThat(env).containsEntry("SCHEDULEROPS_TLS_MODE", "disabled").containsEntry("SCHEDULEROPS_PORT", "8080");
     }
 
-    @Test
-    void theNetworkPolicyAdmitsOnlyTheSchedulerToTheVerbPortAndMetricsFromWhomTheUserSays() {
-        DesiredState state = render("labelKey: k\nextender:\n  metricsFrom:\n    - namespaceSelector:\n"
-                + "        matchLabels: {team: obs}");
-        NetworkPolicy policy = state.extenderStage().stream()
+    private static NetworkPolicy networkPolicy(DesiredState state) {
+        return state.extenderStage().stream()
                 .filter(NetworkPolicy.class::isInstance)
                 .map(NetworkPolicy.class::cast)
                 .findFirst()
                 .orElseThrow();
+    }
+
+    @Test
+    void theNetworkPolicyAdmitsOnlyTheSchedulerToTheVerbPortAndMetricsFromWhomTheUserSays() {
+        NetworkPolicy policy = networkPolicy(render("labelKey: k\nextender:\n  metricsFrom:\n    - namespaceSelector:\n"
+                + "        matchLabels: {team: obs}"));
         assertThat(policy.getSpec().getPodSelector().getMatchLabels())
                 .containsEntry("app.kubernetes.io/component", "extender")
                 .containsEntry("app.kubernetes.io/instance", "p");
-        assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+        assertThat(policy.getSpec().getIngress()).hasSize(2);
         var verbs = policy.getSpec().getIngress().get(0);
         assertThat(verbs.getPorts()).extracting(p -> p.getPort().getIntVal()).containsExactly(8443);
         assertThat(verbs.getFrom()).singleElement().satisfies(peer -> {
@@ -550,14 +554,57 @@ class ProfileRendererTest {
         assertThat(health.getFrom()).singleElement().satisfies(peer -> assertThat(
                         peer.getNamespaceSelector().getMatchLabels())
                 .containsEntry("team", "obs"));
-        NetworkPolicy open = render("labelKey: k").extenderStage().stream()
-                .filter(NetworkPolicy.class::isInstance)
-                .map(NetworkPolicy.class::cast)
-                .findFirst()
-                .orElseThrow();
-        assertThat(open.getSpec().getIngress().get(1).getFrom())
-                .as("metrics from anywhere by default")
-                .isNullOrEmpty();
+        for (String unset : List.of("labelKey: k", "labelKey: k\nextender: {metricsFrom: []}")) {
+            NetworkPolicy closed = networkPolicy(render(unset));
+            assertThat(closed.getSpec().getIngress())
+                    .as(
+                            "%s: only the verb rule, so no pod reaches the health port (the kubelet comes from the node)",
+                            unset)
+                    .singleElement()
+                    .satisfies(rule -> assertThat(rule.getPorts())
+                            .extracting(p -> p.getPort().getIntVal())
+                            .containsExactly(8443));
+        }
+    }
+
+    @Test
+    void theExtenderMayReachTheApiServerAndNothingElse() {
+        NetworkPolicy policy = networkPolicy(render("labelKey: k"));
+        assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
+        assertThat(policy.getSpec().getEgress()).singleElement().satisfies(rule -> {
+            assertThat(rule.getTo()).singleElement().satisfies(peer -> {
+                assertThat(peer.getIpBlock().getCidr()).isEqualTo("192.0.2.10/32");
+                assertThat(peer.getIpBlock().getExcept()).isNullOrEmpty();
+                assertThat(peer.getPodSelector()).isNull();
+                assertThat(peer.getNamespaceSelector()).isNull();
+            });
+            assertThat(rule.getPorts()).singleElement().satisfies(port -> {
+                assertThat(port.getPort().getIntVal()).isEqualTo(6443);
+                assertThat(port.getProtocol()).isEqualTo("TCP");
+            });
+        });
+
+        ClusterFacts twoApiServers = Samples.FACTS.withApiServer(
+                List.of(new ApiServerEndpoint("192.0.2.10", 6443), new ApiServerEndpoint("2001:db8::10", 443)));
+        NetworkPolicy both = networkPolicy(
+                ((RenderResult.Valid) ProfileRenderer.render(profile("labelKey: k"), twoApiServers)).state());
+        assertThat(both.getSpec().getEgress())
+                .extracting(r -> r.getTo().get(0).getIpBlock().getCidr() + ":"
+                        + r.getPorts().get(0).getPort().getIntVal())
+                .containsExactly("192.0.2.10/32:6443", "2001:db8::10/128:443");
+
+        NetworkPolicy unknown = networkPolicy(((RenderResult.Valid)
+                        ProfileRenderer.render(profile("labelKey: k"), Samples.FACTS.withApiServer(List.of())))
+                .state());
+        assertThat(unknown.getSpec().getPolicyTypes())
+                .as("where the API server is not known, an extender that needs it keeps its egress")
+                .containsExactly("Ingress");
+
+        NetworkPolicy noApi = networkPolicy(render("labelKey: k\nextender: {nodeCacheCapable: false}"));
+        assertThat(noApi.getSpec().getPolicyTypes())
+                .as("an extender without a node cache or Bind has no token, and no egress at all")
+                .containsExactly("Ingress", "Egress");
+        assertThat(noApi.getSpec().getEgress()).isNullOrEmpty();
     }
 
     static Stream<Path> samples() {

@@ -2,6 +2,7 @@ package dev.schedulerops.operator.render;
 
 import dev.schedulerops.operator.api.ProfileYaml;
 import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.model.ApiServerEndpoint;
 import dev.schedulerops.operator.model.ClusterFacts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,10 +15,12 @@ import java.util.stream.Stream;
 public final class Samples {
     public static final Path DIR = Path.of("..", "samples");
     public static final ClusterFacts FACTS = new ClusterFacts(
-            "1.33.13",
-            // A fixed tag, not the release version: a release (deploy/set-version) leaves the goldens alone.
-            "ghcr.io/schedulerops/schedulerops-extender:golden",
-            ClusterFacts.DEFAULT_SCHEDULER_IMAGE_REPOSITORY);
+                    "1.33.13",
+                    // A fixed tag, not the release version: a release (deploy/set-version) leaves the goldens alone.
+                    "ghcr.io/schedulerops/schedulerops-extender:golden",
+                    ClusterFacts.DEFAULT_SCHEDULER_IMAGE_REPOSITORY)
+            // An address of the documentation range (RFC 5737): the extenders' egress policy names it.
+            .withApiServer(List.of(new ApiServerEndpoint("192.0.2.10", 6443)));
 
     private Samples() {}
 
