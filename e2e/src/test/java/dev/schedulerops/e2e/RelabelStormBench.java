@@ -146,7 +146,7 @@ class RelabelStormBench {
                 "Relabel storm: " + STORM_RATE + " label changes a second across " + NODES + " nodes for "
                         + STORM_SECONDS + " s, " + POD_RATE + " pods a second",
                 System.getProperty("schedulerops.relabelStorm.command", "?"));
-        List<String> nodes = cluster.ensureNodes(NODES, Map.of("schedulerops.dev/e2e-pool", "relabel-storm"));
+        List<String> nodes = kwokNodes(client, NODES);
         client.nodes().list().getItems().stream()
                 .map(n -> n.getMetadata().getName())
                 .filter(n -> !nodes.contains(n))
@@ -169,6 +169,67 @@ class RelabelStormBench {
         Path file = Path.of(System.getProperty("schedulerops.relabelStorm.results", "target/relabel-storm.md"));
         results.write(file, report(runs));
         System.out.println("[relabel-storm] wrote " + file.toAbsolutePath());
+    }
+
+    /**
+     * {@code n} KWOK nodes of the pool, created through the API eight at a time (e2e/cluster nodes, one kubectl call
+     * a node, takes minutes for a thousand), and Ready.
+     */
+    private static List<String> kwokNodes(KubernetesClient client, int n) throws Exception {
+        List<String> names = new ArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<?>> created = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                String name = String.format("storm-%04d", i);
+                names.add(name);
+                created.add(pool.submit(() -> {
+                    if (client.nodes().withName(name).get() == null) {
+                        client.resource(new io.fabric8.kubernetes.api.model.NodeBuilder()
+                                        .withNewMetadata()
+                                        .withName(name)
+                                        .addToAnnotations("kwok.x-k8s.io/node", "fake")
+                                        .addToAnnotations("node.alpha.kubernetes.io/ttl", "0")
+                                        .addToLabels("kubernetes.io/hostname", name)
+                                        .addToLabels("type", "kwok")
+                                        .addToLabels("schedulerops.dev/e2e-pool", "relabel-storm")
+                                        .endMetadata()
+                                        .withNewStatus()
+                                        .addToCapacity("cpu", new io.fabric8.kubernetes.api.model.Quantity("32"))
+                                        .addToCapacity("memory", new io.fabric8.kubernetes.api.model.Quantity("256Gi"))
+                                        .addToCapacity("pods", new io.fabric8.kubernetes.api.model.Quantity("110"))
+                                        .addToAllocatable("cpu", new io.fabric8.kubernetes.api.model.Quantity("32"))
+                                        .addToAllocatable(
+                                                "memory", new io.fabric8.kubernetes.api.model.Quantity("256Gi"))
+                                        .addToAllocatable("pods", new io.fabric8.kubernetes.api.model.Quantity("110"))
+                                        .endStatus()
+                                        .build())
+                                .create();
+                    }
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : created) {
+                f.get(10, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            long ready =
+                    client.nodes().withLabel("schedulerops.dev/e2e-pool", "relabel-storm").list().getItems().stream()
+                            .filter(node -> node.getSpec().getTaints() == null
+                                    || node.getSpec().getTaints().isEmpty())
+                            .filter(node -> node.getStatus().getConditions() != null
+                                    && node.getStatus().getConditions().stream()
+                                            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+                            .count();
+            if (ready >= n) {
+                return names;
+            }
+            Thread.sleep(2000);
+        }
+        throw new IllegalStateException("the storm's " + n + " KWOK nodes were not all Ready within 10 minutes");
     }
 
     private Run run(
