@@ -626,16 +626,13 @@ class InClusterTest {
             // Back and synced: the new kubelet has posted the node's status, and has reported every pod on the node
             // Ready again (it probes each one after its start). A container it killed or restarted in its first syncs
             // would show meanwhile as a change of that pod with another container ID or restart count.
-            Await.until(Duration.ofSeconds(90), "the restarted kubelet has posted the node's status", () -> client
-                    .nodes()
-                    .withName(node)
-                    .get()
-                    .getStatus()
-                    .getConditions()
-                    .stream()
-                    .anyMatch(c -> "Ready".equals(c.getType())
-                            && "True".equals(c.getStatus())
-                            && Instant.parse(c.getLastHeartbeatTime()).isAfter(restarted)));
+            Await.until(
+                    Duration.ofSeconds(90),
+                    "the restarted kubelet has posted the node's status",
+                    () -> client.nodes().withName(node).get().getStatus().getConditions().stream()
+                            .anyMatch(c -> "Ready".equals(c.getType())
+                                    && "True".equals(c.getStatus())
+                                    && Instant.parse(c.getLastHeartbeatTime()).isAfter(restarted)));
             List<String> wereReady = before.stream()
                     .filter(io.fabric8.kubernetes.client.readiness.Readiness::isPodReady)
                     .map(p -> p.getMetadata().getName())
@@ -644,9 +641,10 @@ class InClusterTest {
                     Duration.ofSeconds(90),
                     "every pod that was Ready on the real node is Ready again",
                     () -> podsOnTheRealNode().stream()
-                            .filter(p -> wereReady.contains(p.getMetadata().getName()))
-                            .filter(io.fabric8.kubernetes.client.readiness.Readiness::isPodReady)
-                            .count()
+                                    .filter(p ->
+                                            wereReady.contains(p.getMetadata().getName()))
+                                    .filter(io.fabric8.kubernetes.client.readiness.Readiness::isPodReady)
+                                    .count()
                             == wereReady.size());
             changes = timeline.changes();
         }
@@ -654,14 +652,12 @@ class InClusterTest {
         assertThat(containerIds(after)).isEqualTo(containers);
         after.forEach(this::assertRunningOnTheRealNode);
         assertThat(changes.stream()
-                        .filter(c -> containers.keySet().stream()
-                                .anyMatch(k -> k.startsWith(c.name() + "/")))
+                        .filter(c -> containers.keySet().stream().anyMatch(k -> k.startsWith(c.name() + "/")))
                         .filter(c -> c.pod().getStatus() != null
                                 && c.pod().getStatus().getContainerStatuses() != null)
                         .flatMap(c -> c.pod().getStatus().getContainerStatuses().stream()
                                 .filter(cs -> cs.getContainerID() != null
-                                        && !cs.getContainerID()
-                                                .equals(containers.get(c.name() + "/" + cs.getName())))
+                                        && !cs.getContainerID().equals(containers.get(c.name() + "/" + cs.getName())))
                                 .map(cs -> c.name() + "/" + cs.getName() + " -> " + cs.getContainerID())))
                 .as("containers of the real node's pods replaced while the kubelet restarted")
                 .isEmpty();

@@ -111,7 +111,9 @@ public final class ExtenderTlsClient {
      */
     public static boolean refusedInHandshake(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof javax.net.ssl.SSLException && t.getMessage() != null && t.getMessage().contains("alert")) {
+            if (t instanceof javax.net.ssl.SSLException
+                    && t.getMessage() != null
+                    && t.getMessage().contains("alert")) {
                 return true;
             }
         }
