@@ -1,6 +1,7 @@
 package dev.schedulerops.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -109,8 +110,10 @@ class GitOpsTest {
     Timeline timeline;
     OperatorRuntime operator;
     String sourceName;
-    /** Argo CD's application controller, or null when it cannot run here (said on the console). */
+    /** Argo CD's application controller, or null when it cannot run here (then {@link #argoLeftOut} says why). */
     ArgoCdControllers argo;
+
+    String argoLeftOut;
 
     String argoNamespace;
 
@@ -173,6 +176,7 @@ class GitOpsTest {
         String what = "Argo CD's application controller";
         Optional<Path> argocd = ThirdPartyTools.argocdIfPresent(me, what);
         if (argocd.isEmpty()) {
+            argoLeftOut = "argocd is not built (e2e/tools/build argocd)";
             return;
         }
         if (!Commands.onPath("redis-server")) {
@@ -181,6 +185,7 @@ class GitOpsTest {
                 throw new IllegalStateException(reason);
             }
             System.out.println("SKIPPED " + me + " (" + what + "): " + reason);
+            argoLeftOut = reason;
             return;
         }
         argoNamespace = cluster.createNamespace("argocd").getMetadata().getName();
@@ -812,6 +817,22 @@ class GitOpsTest {
     }
 
     // --- helpers -------------------------------------------------------------------------------------------------
+
+    /**
+     * Steps 1 to 6 check Argo CD's copy too when its application controller runs here. Without argocd or redis-server
+     * that half is left out, and this test is skipped with the reason, so that the report shows it (under ./test,
+     * which promises the tools, their absence fails the class instead).
+     */
+    @Test
+    @Order(8)
+    void argoCdsApplicationControllerTookPartInEveryStep() {
+        assumeTrue(argo != null, () -> "Argo CD's half of steps 1 to 6 was left out: " + argoLeftOut);
+        assertThat(argo.controller().isAlive())
+                .as(
+                        "Argo CD's application controller ran through the steps: %s",
+                        argo.controller().tail())
+                .isTrue();
+    }
 
     static void say(String line) {
         System.out.println("[gitops] " + line);

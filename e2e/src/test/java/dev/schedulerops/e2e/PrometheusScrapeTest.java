@@ -220,8 +220,13 @@ class PrometheusScrapeTest {
                 .as("its queues, which SchedulerOpsPodsUnschedulable reads")
                 .isEqualTo("4");
 
-        // Two evaluations after the first scrape of both: every rule evaluated, and fine.
-        Await.sleep(6_000);
+        // Every rule evaluated twice since all of the above was in Prometheus (evaluation_interval 2 s): each has
+        // then read the scrapes' data, and an alert it makes true would be pending or firing.
+        Instant dataIn = Instant.now();
+        Await.until(
+                Duration.ofSeconds(60),
+                "every rule evaluated twice since the metrics were in",
+                () -> everyRuleEvaluatedSince(dataIn.plusSeconds(2)));
         JsonNode groups = get("/api/v1/rules").path("data").path("groups");
         List<String> rules = new ArrayList<>();
         for (JsonNode group : groups) {
@@ -510,6 +515,18 @@ class PrometheusScrapeTest {
         List<Pod> pods = OperatorTests.livePods(client, WORKLOAD, labels);
         assertThat(pods).as("pods %s", labels).hasSize(1);
         return pods.get(0);
+    }
+
+    /** Whether Prometheus has evaluated every rule it loaded (there are some) at or after {@code since}. */
+    private boolean everyRuleEvaluatedSince(Instant since) {
+        List<JsonNode> rules = get("/api/v1/rules").path("data").path("groups").findValues("rules").stream()
+                .flatMap(r -> java.util.stream.StreamSupport.stream(r.spliterator(), false))
+                .toList();
+        return !rules.isEmpty()
+                && rules.stream().allMatch(r -> !java.time.OffsetDateTime.parse(
+                                r.path("lastEvaluation").asText())
+                        .toInstant()
+                        .isBefore(since));
     }
 
     /** The results of an instant query. */

@@ -10,47 +10,99 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * The CRD the build generates may not break a released API version: crds/released/ holds the schema of each version
- * as released (committed by hand when a version is released: {@code ./mvnw -pl operator test
- * -Dtest=CrdCompatibilityTest -Dcrd.released.update=true}), and every build compares against it. A breaking change
- * needs a new API version instead.
+ * as released, and every build compares against it. A breaking change needs a new API version instead. The baseline
+ * changes only through {@code crds/released/refresh "why"}, which records a new revision in crds/released/BASELINE
+ * with the files' sha256; a baseline file that differs from what the last revision recorded fails here, and nothing in
+ * a test ever writes it.
  */
 class CrdCompatibilityTest {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Path GENERATED = Path.of("..", "crds", "schedulerprofiles.schedulerops.dev-v1.yml");
     private static final Path RELEASED = Path.of("..", "crds", "released");
+    private static final Path RECORD = RELEASED.resolve("BASELINE");
 
     @Test
     void theGeneratedCrdBreaksNoReleasedVersion() throws IOException {
+        assertThat(System.getProperty("crd.released.update"))
+                .as("-Dcrd.released.update is gone: the baseline changes only through crds/released/refresh \"why\"")
+                .isNull();
         JsonNode current = YAML.readTree(GENERATED.toFile());
-        if (Boolean.getBoolean("crd.released.update")) {
-            for (JsonNode version : current.at("/spec/versions")) {
-                Files.writeString(
-                        RELEASED.resolve("schedulerprofiles.schedulerops.dev-"
-                                + version.path("name").asText() + ".yaml"),
-                        Files.readString(GENERATED));
-            }
-        }
-        List<Path> released;
-        try (Stream<Path> files = Files.list(RELEASED)) {
-            released =
-                    files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
-        }
+        List<Path> released = releasedFiles();
         assertThat(released).as("released CRDs in crds/released").isNotEmpty();
         for (Path file : released) {
             assertThat(CrdCompatibility.breakingChanges(YAML.readTree(file.toFile()), current))
                     .as(
                             "breaking changes against the released %s: serve a new API version instead (if this"
-                                    + " version was never released, refresh crds/released with"
-                                    + " -Dcrd.released.update=true and say why in the commit)",
+                                    + " version was never released, refresh the baseline with crds/released/refresh"
+                                    + " \"why\" and commit it)",
                             file.getFileName())
                     .isEmpty();
+        }
+    }
+
+    /** Every baseline file is as the last revision of crds/released/BASELINE recorded it, and that record is whole. */
+    @Test
+    void theBaselineIsWhatItsLastRevisionRecorded() throws IOException {
+        List<String> lines = Files.readAllLines(RECORD).stream()
+                .filter(l -> !l.startsWith("#") && !l.isBlank())
+                .toList();
+        List<String> revisions = lines.stream()
+                .filter(l -> l.startsWith("revision "))
+                .map(l -> l.substring("revision ".length()))
+                .toList();
+        assertThat(revisions).as("the revision line of %s", RECORD).hasSize(1);
+        int revision = Integer.parseInt(revisions.get(0));
+        Map<String, String> recorded = new TreeMap<>();
+        List<Integer> history = new ArrayList<>();
+        for (String line : lines) {
+            String[] fields = line.split(" ", 4);
+            switch (fields[0]) {
+                case "revision" -> {}
+                case "sha256" -> recorded.put(fields[2], fields[1]);
+                case "history" -> history.add(Integer.parseInt(fields[1]));
+                default -> throw new AssertionError("unknown line in " + RECORD + ": " + line);
+            }
+        }
+        assertThat(history)
+                .as("the history of the baseline: one line per revision, 1 to %d", revision)
+                .isEqualTo(IntStream.rangeClosed(1, revision).boxed().toList());
+        Map<String, String> actual = new TreeMap<>();
+        for (Path file : releasedFiles()) {
+            actual.put(file.getFileName().toString(), sha256(file));
+        }
+        assertThat(actual)
+                .as(
+                        "the baseline files and their sha256 against revision %d of %s: the baseline changes only"
+                                + " through crds/released/refresh \"why\"",
+                        revision, RECORD)
+                .isEqualTo(recorded);
+    }
+
+    private static List<Path> releasedFiles() throws IOException {
+        try (Stream<Path> files = Files.list(RELEASED)) {
+            return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        }
+    }
+
+    private static String sha256(Path file) throws IOException {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -49,7 +49,13 @@ public final class ApiServerTier implements BeforeAllCallback, BeforeEachCallbac
         context.getStore(STORE)
                 .put(
                         "tier",
-                        new Tier(shared.client, shared.deployments, shared.garbageCollector, WORKLOAD_NAMESPACE, id));
+                        new Tier(
+                                shared.client,
+                                shared.deployments,
+                                shared.garbageCollector,
+                                WORKLOAD_NAMESPACE,
+                                id,
+                                shared.reconciles));
     }
 
     @Override
@@ -87,18 +93,21 @@ public final class ApiServerTier implements BeforeAllCallback, BeforeEachCallbac
         final FakeDeploymentController deployments;
         final FakeGarbageCollector garbageCollector;
         final Operator operator;
+        final ReconcileLog reconciles;
 
         private Shared(
                 BareApiServer apiServer,
                 KubernetesClient client,
                 FakeDeploymentController deployments,
                 FakeGarbageCollector garbageCollector,
-                Operator operator) {
+                Operator operator,
+                ReconcileLog reconciles) {
             this.apiServer = apiServer;
             this.client = client;
             this.deployments = deployments;
             this.garbageCollector = garbageCollector;
             this.operator = operator;
+            this.reconciles = reconciles;
         }
 
         static Shared start() {
@@ -124,12 +133,14 @@ public final class ApiServerTier implements BeforeAllCallback, BeforeEachCallbac
                         ClusterFacts.forVersion(version.replaceAll("[+].*$", ""))
                                 .withWorkloadNamespace(WORKLOAD_NAMESPACE),
                         new ProfileEvents(operatorClient, "apiserver-tier"));
+                ReconcileLog reconciles = new ReconcileLog(WORKLOAD_NAMESPACE);
                 Operator operator = new Operator(o -> o.withKubernetesClient(operatorClient)
                         .withCloseClientOnStop(true)
-                        .withStopOnInformerErrorDuringStartup(true));
+                        .withStopOnInformerErrorDuringStartup(true)
+                        .withMetrics(reconciles));
                 operator.register(reconciler, o -> o.withLabelSelector("!" + OWN_OPERATOR));
                 operator.start();
-                return new Shared(apiServer, client, deployments, garbageCollector, operator);
+                return new Shared(apiServer, client, deployments, garbageCollector, operator, reconciles);
             } catch (RuntimeException e) {
                 if (deployments != null) {
                     deployments.close();

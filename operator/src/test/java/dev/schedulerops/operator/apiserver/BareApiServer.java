@@ -97,11 +97,20 @@ final class BareApiServer implements AutoCloseable {
                         + OPERATOR_USER + ",system:masters\n",
                 StandardCharsets.UTF_8);
         // Every request at Metadata level, written before the answer (the log backend blocks): SteadyStateTest counts
-        // the operator's writes from the API server's own record.
+        // the operator's writes from the API server's own record. Events with their body: a created Event's name is
+        // generated, so only its involvedObject says which profile it is about.
         Path auditPolicy = workDir.resolve("audit-policy.yaml");
         Files.writeString(
                 auditPolicy,
-                "apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: Metadata\n",
+                """
+                apiVersion: audit.k8s.io/v1
+                kind: Policy
+                omitStages: [RequestReceived]
+                rules:
+                - level: Request
+                  resources: [{group: "", resources: [events]}]
+                - level: Metadata
+                """,
                 StandardCharsets.UTF_8);
         launch(
                 "kube-apiserver",
@@ -167,7 +176,7 @@ final class BareApiServer implements AutoCloseable {
 
     static final String OPERATOR_USER = "tier-operator";
 
-    /** The API server's audit log: one JSON event a line, every request at Metadata level. */
+    /** The API server's audit log: one JSON event a line, every request at Metadata level (Events at Request). */
     Path auditLog() {
         return workDir.resolve("audit.log");
     }

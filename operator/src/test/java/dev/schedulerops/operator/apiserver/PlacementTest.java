@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -67,7 +66,7 @@ class PlacementTest {
                 "Ready=True again",
                 () -> tier.hasCondition("p", ProfileStatuses.READY, "True", ProfileStatuses.REASON_AVAILABLE),
                 () -> tier.conditions("p"));
-        BareApiServer.sleep(Duration.ofSeconds(2));
+        tier.reconciledAsOfNow("p");
         assertThat(tier.deployment(names.scheduler()).getMetadata().getGeneration())
                 .as("the scheduler is not restarted for an extender placement change")
                 .isEqualTo(schedulerGeneration);

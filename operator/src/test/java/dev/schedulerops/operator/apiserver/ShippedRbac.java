@@ -137,7 +137,7 @@ final class ShippedRbac implements AutoCloseable {
 
     /** A test's view of this API server, its profiles named {@code <name>-<id>}. */
     Tier tier(String id) {
-        return new Tier(admin, deployments, garbageCollector, OPERATOR_NAMESPACE, id);
+        return new Tier(admin, deployments, garbageCollector, OPERATOR_NAMESPACE, id, null);
     }
 
     /** Log lines since {@link #startOperator} that report an RBAC refusal of the operator's identity. */

@@ -6,7 +6,6 @@ import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.reconcile.ProfileStatuses;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -25,6 +24,7 @@ class StageGatingTest {
                 () -> tier.hasCondition(
                         "p", ProfileStatuses.READY, "False", ProfileStatuses.REASON_WAITING_FOR_EXTENDER),
                 () -> tier.conditions("p"));
+        tier.reconciledAsOfNow("p");
         assertThat(tier.configMap(names.schedulerConfig())).isNull();
         assertThat(tier.deployment(names.scheduler())).isNull();
 
@@ -74,7 +74,7 @@ class StageGatingTest {
                 () -> tier.hasCondition(
                         "p", ProfileStatuses.READY, "False", ProfileStatuses.REASON_WAITING_FOR_EXTENDER),
                 () -> tier.conditions("p"));
-        BareApiServer.sleep(Duration.ofSeconds(2));
+        tier.reconciledAsOfNow("p");
         assertThat(extenderRuleHash(tier.deployment(names.scheduler())))
                 .as("the scheduler is left alone while the new extender is not available")
                 .isEqualTo(ruleHash);

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -46,11 +47,9 @@ class SteadyStateTest {
     void aProfileAtRestCostsNoWriteAndANodeLabelReconcilesOnlyItsProfiles(Tier tier) throws Exception {
         String keyA = "steady-" + tier.id() + ".example/a";
         String keyB = "steady-" + tier.id() + ".example/b";
-        for (String p : List.of("a1", "a2")) {
-            tier.rollOut(p, "labelKey: " + keyA);
-        }
-        for (String p : List.of("b1", "b2")) {
-            tier.rollOut(p, "labelKey: " + keyB);
+        List<String> profiles = List.of("a1", "a2", "b1", "b2");
+        for (String p : profiles) {
+            tier.rollOut(p, "labelKey: " + (p.startsWith("a") ? keyA : keyB));
         }
         String node = "steady-" + tier.id();
         tier.client()
@@ -61,15 +60,52 @@ class SteadyStateTest {
                         .endMetadata()
                         .build())
                 .create();
-        Thread.sleep(3000); // the node's add event and the rollouts' last status writes settle
+        // The rollouts' last writes are done once each profile has been reconciled on what the API server holds.
+        for (String p : profiles) {
+            tier.reconciledAsOfNow(p);
+        }
 
-        // At rest, and with a node label no profile uses: nothing at all is written.
+        // At rest: a reconcile of every profile (started by a touch of its extender Deployment, as any event of its
+        // objects would start one) writes nothing at all.
         long mark = auditLogSize();
-        label(tier, node, "unrelated.example/x", "1");
-        Thread.sleep(4000);
+        for (String p : profiles) {
+            tier.reconciledAsOfNow(p);
+        }
         assertThat(operatorWrites(tier, mark, true))
-                .as("the operator's writes at rest, events included")
+                .as("the operator's writes when every profile is reconciled at rest, events included")
                 .isEmpty();
+
+        // A node label no profile uses reaches no profile; then the node takes label key A: the two A profiles'
+        // labelledNodes go to 1 (a status write each), B is untouched. The operator's one node informer hands the
+        // first change to the reconciler before the second: once both A profiles have had their event and counted
+        // the node, what the first change did is in the log.
+        mark = auditLogSize();
+        long events = tier.reconciles().mark();
+        label(tier, node, "unrelated.example/x", "1");
+        label(tier, node, keyA, "10");
+        Eventually.until(
+                "a1 and a2 had an event and count the labelled node",
+                () -> Stream.of("a1", "a2")
+                        .allMatch(
+                                p -> tier.reconciles().eventsSince(events, tier.name(p)) > 0 && labelled(tier, p) == 1),
+                () -> tier.reconciles().since(events));
+        tier.reconciledAsOfNow("a1");
+        tier.reconciledAsOfNow("a2");
+        for (String p : profiles) {
+            assertThat(tier.reconciles().eventsSince(events, tier.name(p)))
+                    .as(
+                            "events handed to the reconciler for %s by the two node label changes (and, for the A"
+                                    + " profiles, the touch that waited for their reconciles)",
+                            p)
+                    .isEqualTo(p.startsWith("a") ? 2 : 0);
+        }
+        assertThat(operatorWrites(tier, mark, true))
+                .as("the operator's writes after labelling a node with %s, events included", keyA)
+                .extracting(Request::toString)
+                .containsExactlyInAnyOrder(
+                        "patch schedulerprofiles/status /" + tier.name("a1"),
+                        "patch schedulerprofiles/status /" + tier.name("a2"));
+        assertThat(labelled(tier, "b1")).isZero();
 
         // One hand edit: the profile is reconciled whole, and only the edited object is written back.
         Names a1 = tier.names("a1");
@@ -86,25 +122,11 @@ class SteadyStateTest {
                 .getData()
                 .get(Names.CONFIG_FILE)
                 .startsWith("edited"));
-        Thread.sleep(2000);
+        tier.reconciledAsOfNow("a1");
         assertThat(operatorWrites(tier, mark, false))
                 .as("the operator's writes after one hand edit")
                 .extracting(Request::toString)
                 .containsExactly("patch configmaps " + tier.namespace() + "/" + a1.schedulerConfig());
-
-        // The node takes label key A: the two A profiles' labelledNodes go to 1 (a status write each), B is untouched.
-        mark = auditLogSize();
-        label(tier, node, keyA, "10");
-        Eventually.until(
-                "a1 and a2 count the labelled node", () -> labelled(tier, "a1") == 1 && labelled(tier, "a2") == 1);
-        Thread.sleep(2000);
-        assertThat(operatorWrites(tier, mark, false))
-                .as("the operator's writes after labelling a node with %s", keyA)
-                .extracting(Request::toString)
-                .containsExactlyInAnyOrder(
-                        "patch schedulerprofiles/status /" + tier.name("a1"),
-                        "patch schedulerprofiles/status /" + tier.name("a2"));
-        assertThat(labelled(tier, "b1")).isZero();
     }
 
     private static void label(Tier tier, String node, String key, String value) {
@@ -128,8 +150,8 @@ class SteadyStateTest {
     }
 
     /**
-     * The operator's write requests on this test's profiles and their objects (their names carry the test's id) that
-     * the audit log recorded after {@code offset}; Events only if asked. (The operator is shared by the tier: other
+     * The operator's write requests on this test's profiles and their objects (their names carry the test's id), and
+     * Events about them, that the audit log recorded after {@code offset}; Events only if asked. (The operator is shared by the tier: other
      * tests' profiles are its business too.)
      */
     private static List<Request> operatorWrites(Tier tier, long offset, boolean withEvents) throws IOException {
@@ -156,9 +178,13 @@ class SteadyStateTest {
                         ref.path("subresource").asText(),
                         ref.path("namespace").asText(),
                         ref.path("name").asText());
+                // An Event's name is generated: the profile it is about is its involvedObject (logged with its body).
                 boolean ours = request.name().contains(tier.id())
-                        || request.resource().equals("events")
-                                && request.namespace().equals(tier.namespace());
+                        || event.path("requestObject")
+                                .path("involvedObject")
+                                .path("name")
+                                .asText()
+                                .contains(tier.id());
                 if (request.write()
                         && ours
                         && (withEvents || !request.resource().equals("events"))) {

@@ -11,6 +11,8 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -24,13 +26,15 @@ import java.util.Optional;
  *
  * @param namespace the workload namespace, where every profile's objects go
  * @param id this test's suffix for its profiles' names
+ * @param reconciles what the shared operator's reconciler did; null for an operator of the test's own
  */
 record Tier(
         KubernetesClient client,
         FakeDeploymentController deployments,
         FakeGarbageCollector garbageCollector,
         String namespace,
-        String id) {
+        String id,
+        ReconcileLog reconciles) {
 
     /** The cluster-wide name of this test's profile {@code profile}. */
     String name(String profile) {
@@ -119,6 +123,51 @@ record Tier(
 
     void schedulerAvailable(String profile, boolean available) {
         deployments.setAvailable(namespace, names(profile).scheduler(), available);
+    }
+
+    /**
+     * Waits until the operator has reconciled {@code profile} on what the API server holds now, so that whatever that
+     * state leads it to do is done (and what it did not do, it will not do without a new event). The fake controller's
+     * status of each Deployment at its generation comes first; then the test touches the extender Deployment (an
+     * label the operator neither owns nor writes back, so the touch changes nothing it decides on; not an annotation, which
+     * would make a new generation of the Deployment) and waits for
+     * a reconcile that started with the touch in the operator's cache, and so with everything the Deployment informer
+     * delivered before it, to finish. The profile's own changes are in the operator's cache by then: they started the
+     * reconciles that wrote what the test waited for before calling this.
+     */
+    void reconciledAsOfNow(String profile) {
+        if (reconciles == null) {
+            throw new IllegalStateException("only the shared operator keeps a reconcile log");
+        }
+        Names names = names(profile);
+        for (String deployment : List.of(names.extender(), names.scheduler())) {
+            Eventually.until(
+                    deployment + "'s status is written at its generation",
+                    () -> {
+                        Deployment d = deployment(deployment);
+                        return d == null
+                                || d.getStatus() != null
+                                        && d.getMetadata()
+                                                .getGeneration()
+                                                .equals(d.getStatus().getObservedGeneration());
+                    },
+                    () -> deployment(deployment));
+        }
+        String touch = java.util.UUID.randomUUID().toString();
+        long generation = deployment(names.extender()).getMetadata().getGeneration();
+        Deployment touched = client.apps()
+                .deployments()
+                .inNamespace(namespace)
+                .withName(names.extender())
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"labels\":{\"" + ReconcileLog.TOUCH + "\":\"" + touch + "\"}}}");
+        if (touched.getMetadata().getGeneration() != generation) {
+            throw new IllegalStateException("the touch changed " + names.extender() + "'s spec");
+        }
+        Eventually.until(
+                "a reconcile of " + name(profile) + " that saw touch " + touch + " finished",
+                () -> reconciles.finishedWith(name(profile), touch));
     }
 
     /** Creates the profile and waits until it is Ready, its two Deployments marked Available. */

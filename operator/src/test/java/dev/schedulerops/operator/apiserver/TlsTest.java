@@ -13,9 +13,9 @@ import dev.schedulerops.operator.tls.TlsMaterial;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -120,21 +120,22 @@ class TlsTest {
             return p;
         });
 
+        // Phase 1: both trust the old and the new CA (the three Secrets are written one after the other); the
+        // extender rolls first, the scheduler waits for it.
         Eventually.until(
-                "a new CA",
-                () -> !oldCa.equals(data(secret(tier, names.caSecret())).get(Names.CA_CERT)));
-        // Phase 1: both trust the old and the new CA; the extender rolls first, the scheduler waits for it.
-        assertThat(count(data(secret(tier, names.extenderTlsSecret())).get(Names.CLIENT_CA)))
-                .isEqualTo(2);
-        assertThat(count(data(secret(tier, names.schedulerClientSecret())).get(Names.CA_CERT)))
-                .isEqualTo(2);
+                "a new CA, trusted with the old one by the extender and the scheduler",
+                () -> !oldCa.equals(data(secret(tier, names.caSecret())).get(Names.CA_CERT))
+                        && count(data(secret(tier, names.extenderTlsSecret())).get(Names.CLIENT_CA)) == 2
+                        && count(data(secret(tier, names.schedulerClientSecret()))
+                                        .get(Names.CA_CERT))
+                                == 2);
         assertThat(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
                 .as("the certificates stay until both sides trust the new CA")
                 .isEqualTo(oldServing);
         Eventually.until(
                 "the extender rolls with the new bundle",
                 () -> !extenderHash.equals(tlsHash(tier.deployment(names.extender()))));
-        BareApiServer.sleep(Duration.ofSeconds(2));
+        tier.reconciledAsOfNow("p");
         assertThat(tlsHash(tier.deployment(names.scheduler())))
                 .as("the scheduler waits for the extender")
                 .isEqualTo(schedulerHash);
@@ -224,7 +225,9 @@ class TlsTest {
                 .create();
         try {
             // The policy takes a moment to be enforced; a write of another field would pass it until then.
-            BareApiServer.sleep(Duration.ofSeconds(3));
+            Eventually.until(
+                    "the policy refuses a write of the extender Secret (a dry run)",
+                    () -> refusedByThePolicy(tier, names.extenderTlsSecret()));
             tier.profile("p").edit(p -> {
                 TlsSpec tls = new TlsSpec();
                 tls.setRotate("injected");
@@ -240,8 +243,13 @@ class TlsTest {
                             && tier.hasCondition(
                                     "p", ProfileStatuses.READY, "False", ProfileStatuses.REASON_APPLY_FAILED),
                     () -> tier.conditions("p"));
-            // JOSDK retries with backoff meanwhile; each retry decides again on what the Secrets hold.
-            BareApiServer.sleep(Duration.ofSeconds(5));
+            // JOSDK retries with backoff meanwhile; each retry decides again on what the Secrets hold. Two more
+            // (refused) reconciles, then the refusal is lifted.
+            long refused = tier.reconciles().mark();
+            Eventually.until(
+                    "two more reconciles of p fail on the refusal",
+                    () -> tier.reconciles().failuresSince(refused, tier.name("p")) >= 2,
+                    () -> tier.reconciles().since(refused));
         } finally {
             tier.client()
                     .resources(
@@ -297,6 +305,24 @@ class TlsTest {
                 () -> tier.hasCondition(
                         "p", ProfileStatuses.EXTENDER_OPEN, "True", ProfileStatuses.REASON_TLS_DISABLED),
                 () -> tier.conditions("p"));
+    }
+
+    /** Whether an update of the Secret (a dry run: nothing is written) is refused by the test's injected policy. */
+    private static boolean refusedByThePolicy(Tier tier, String secret) {
+        try {
+            tier.client()
+                    .secrets()
+                    .inNamespace(tier.namespace())
+                    .withName(secret)
+                    .dryRun()
+                    .edit(s -> {
+                        s.getMetadata().setAnnotations(Map.of("example.com/probe", "policy"));
+                        return s;
+                    });
+            return false;
+        } catch (KubernetesClientException e) {
+            return e.getMessage().contains("injected: this write fails");
+        }
     }
 
     private static int count(String pem) {
