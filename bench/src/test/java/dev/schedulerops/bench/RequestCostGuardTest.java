@@ -264,7 +264,7 @@ class RequestCostGuardTest {
                 .append('\n');
         out.append("- commit: ").append(git("rev-parse", "HEAD"));
         if (!git("status", "--porcelain", "--untracked-files=no").isBlank()) {
-            out.append(" plus uncommitted changes (the ones this baseline is for)");
+            out.append(" plus uncommitted changes");
         }
         out.append('\n');
         out.append("- machine: ")
