@@ -1,6 +1,5 @@
 package dev.schedulerops.bench;
 
-import dev.schedulerops.extender.bind.BindResult;
 import dev.schedulerops.extender.protocol.Reply;
 import dev.schedulerops.extender.verbs.ExtenderVerbs;
 import dev.schedulerops.extender.verbs.Verb;
@@ -17,7 +16,9 @@ import java.lang.management.ThreadMXBean;
  * older revisions have too, so {@code bench/ab} runs it against an older extender jar put first on the class path;
  * like the server, it releases each reply once done with it when the revision has {@code Reply.release()}.
  *
- * <p>Prints one line per verb: {@code <verb> nodes=<n> cpu_us_per_op=<median of the measured rounds>}.
+ * <p>Usage: {@code CpuTimeBench [NODES [ROUNDS [names|full]]]} (5000, 10, names): full-node requests are
+ * {@link NodeJson#fullNodesRequest}, timed in rounds of 20 operations instead of 2000. Prints one line per verb:
+ * {@code <verb> nodes=<n> cpu_us_per_op=<median of the measured rounds>}.
  */
 public final class CpuTimeBench {
     private CpuTimeBench() {}
@@ -34,15 +35,16 @@ public final class CpuTimeBench {
     public static void main(String[] args) throws Throwable {
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-        byte[] body = NodeJson.namesOnlyRequest(nodes);
-        ExtenderVerbs verbs =
-                new ExtenderVerbs(NodeJson.LABEL_KEY, NodeJson.staticCache(nodes), binding -> BindResult.bound());
+        boolean full = args.length > 2 && args[2].equals("full");
+        byte[] body = full ? NodeJson.fullNodesRequest(nodes) : NodeJson.namesOnlyRequest(nodes);
+        // No binder: filter and prioritize never bind, and the binder's types differ between revisions.
+        ExtenderVerbs verbs = new ExtenderVerbs(NodeJson.LABEL_KEY, NodeJson.staticCache(nodes), null);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         MethodHandle release = releaseOfReply();
         for (Verb verb : new Verb[] {Verb.FILTER, Verb.PRIORITIZE}) {
             long sink = 0;
             double[] perOp = new double[rounds];
-            int ops = 2000;
+            int ops = full ? 20 : 2000;
             for (int round = -5; round < rounds; round++) { // five rounds of warm-up
                 long start = threads.getCurrentThreadCpuTime();
                 for (int i = 0; i < ops; i++) {
@@ -58,8 +60,8 @@ public final class CpuTimeBench {
             }
             java.util.Arrays.sort(perOp);
             System.out.printf(
-                    "%s nodes=%d cpu_us_per_op=%.1f min=%.1f max=%.1f (%d)%n",
-                    verb, nodes, perOp[rounds / 2], perOp[0], perOp[rounds - 1], sink % 7);
+                    "%s nodes=%d cpu_us_per_op=%.1f min=%.1f max=%.1f mode=%s (%d)%n",
+                    verb, nodes, perOp[rounds / 2], perOp[0], perOp[rounds - 1], full ? "full" : "names", sink % 7);
         }
     }
 }

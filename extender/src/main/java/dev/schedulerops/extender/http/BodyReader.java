@@ -16,7 +16,9 @@ import org.eclipse.jetty.util.thread.Invocable;
  * <p>Memory follows the bytes that arrive, never what {@code Content-Length} announces: the array starts at
  * {@link #FIRST_ALLOCATION} (or the announced length, if smaller) and doubles as bytes come in that do not fit, up to
  * the announced length or, without one, the limit, and is trimmed to its size at the end. A client that announces 96
- * MiB and sends nothing holds 16 KiB. Every array is reserved in the {@link BodyBudget} before it is allocated
+ * MiB and sends nothing holds 16 KiB. A body that outgrows {@link LargeBodies#FROM} moves into a kept array that holds
+ * its announced length, when {@link LargeBodies} has one, and is not trimmed: it is handed over as a {@link Body} of a
+ * length within a longer array. Every array is reserved in the {@link BodyBudget} before it is allocated or taken
  * (while one is copied into the next, both), so all bodies together stay within the budget; a body that does not fit
  * gets 503 with {@code Retry-After}.
  */
@@ -24,11 +26,18 @@ final class BodyReader implements Invocable.Task {
     /** The most a body array starts with before its bytes arrive. */
     static final int FIRST_ALLOCATION = 16 * 1024;
 
+    /**
+     * A whole request body: {@code array[0, length)}. The array is longer only for a body of more than
+     * {@link LargeBodies#FROM} bytes, whose array goes back to {@link LargeBodies} once the answer has been written.
+     */
+    record Body(byte[] array, int length) {}
+
     private final Request request;
     private final int maxBodyBytes;
     private final BodyBudget budget;
+    private final LargeBodies large;
     private final long declared;
-    private final Consumer<byte[]> onBody;
+    private final Consumer<Body> onBody;
     private final Consumer<HttpFailure> onFailure;
     /** Reserved in the budget for as long as this reader holds it. */
     private byte[] body;
@@ -39,12 +48,14 @@ final class BodyReader implements Invocable.Task {
             Request request,
             int maxBodyBytes,
             BodyBudget budget,
+            LargeBodies large,
             byte[] first,
-            Consumer<byte[]> onBody,
+            Consumer<Body> onBody,
             Consumer<HttpFailure> onFailure) {
         this.request = request;
         this.maxBodyBytes = maxBodyBytes;
         this.budget = budget;
+        this.large = large;
         this.declared = request.getLength();
         this.body = first;
         this.onBody = onBody;
@@ -54,14 +65,16 @@ final class BodyReader implements Invocable.Task {
     /**
      * Reads {@code request}'s body and hands it to {@code onBody}, or the reason it cannot be read to
      * {@code onFailure}: on this thread when the body is there already, else on the thread that reads the rest. A body
-     * handed to {@code onBody} is still reserved in {@code budget}: whoever takes it releases its length once the
-     * request is answered. After a failure nothing is left reserved.
+     * handed to {@code onBody} is still reserved in {@code budget}: whoever takes it releases its array's length once
+     * the request is answered (and gives a large body's array back to {@code large} once its answer was written).
+     * After a failure nothing is left reserved.
      */
     static void read(
             Request request,
             int maxBodyBytes,
             BodyBudget budget,
-            Consumer<byte[]> onBody,
+            LargeBodies large,
+            Consumer<Body> onBody,
             Consumer<HttpFailure> onFailure) {
         long declared = request.getLength();
         if (declared > maxBodyBytes) {
@@ -73,7 +86,7 @@ final class BodyReader implements Invocable.Task {
             onFailure.accept(overBudget());
             return;
         }
-        new BodyReader(request, maxBodyBytes, budget, new byte[first], onBody, onFailure).run();
+        new BodyReader(request, maxBodyBytes, budget, large, new byte[first], onBody, onFailure).run();
     }
 
     /** Takes every chunk that has arrived; asks to be run again when it runs out before the end. */
@@ -86,7 +99,7 @@ final class BodyReader implements Invocable.Task {
             outcome = new HttpFailure(
                     HttpStatus.INTERNAL_SERVER_ERROR_500, "internal error reading the request body: " + bug);
         }
-        if (outcome instanceof byte[] complete) {
+        if (outcome instanceof Body complete) {
             onBody.accept(complete);
         } else if (outcome instanceof HttpFailure failure) {
             budget.release(body.length);
@@ -95,7 +108,7 @@ final class BodyReader implements Invocable.Task {
         }
     }
 
-    /** The whole body, the reason it cannot be read, or null when more is demanded. */
+    /** The whole {@link Body}, the reason it cannot be read, or null when more is demanded. */
     private Object readAvailable() {
         while (true) {
             Content.Chunk chunk = request.read();
@@ -130,26 +143,42 @@ final class BodyReader implements Invocable.Task {
         if ((long) length + n > maxBodyBytes || (declared >= 0 && (long) length + n > declared)) {
             return tooLarge(maxBodyBytes);
         }
-        if (length + n > body.length) {
-            long ceiling = declared >= 0 ? declared : maxBodyBytes;
-            int grown = (int) Math.min(Math.max(2L * body.length, (long) length + n), ceiling);
-            if (!moveTo(grown)) {
-                return overBudget();
-            }
+        if (length + n > body.length && !grow(length + n)) {
+            return overBudget();
         }
         bytes.get(body, length, n);
         length += n;
         return null;
     }
 
+    /** Makes room for {@code needed} bytes; false when the budget has none. */
+    private boolean grow(int needed) {
+        if (needed > LargeBodies.FROM && declared >= 0) {
+            byte[] kept = large.take(declared);
+            if (kept != null) {
+                if (!budget.tryReserve(kept.length)) {
+                    large.giveBack(kept);
+                    return false;
+                }
+                System.arraycopy(body, 0, kept, 0, length);
+                budget.release(body.length);
+                body = kept;
+                return true;
+            }
+        }
+        long ceiling = declared >= 0 ? declared : maxBodyBytes;
+        long grown = Math.min(Math.max(2L * body.length, needed), ceiling);
+        return moveTo(grown > LargeBodies.FROM ? LargeBodies.rounded(grown, maxBodyBytes) : (int) grown);
+    }
+
     private Object finish() {
         if (declared >= 0 && length < declared) {
             return new HttpFailure(HttpStatus.BAD_REQUEST_400, "request body shorter than its Content-Length");
         }
-        if (length < body.length && !moveTo(length)) {
+        if (length <= LargeBodies.FROM && length < body.length && !moveTo(length)) {
             return overBudget();
         }
-        return body;
+        return new Body(body, length);
     }
 
     /** Copies the body into an array of {@code size}, reserved first; false when the budget has no room for it. */

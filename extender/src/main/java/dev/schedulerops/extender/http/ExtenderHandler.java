@@ -1,5 +1,6 @@
 package dev.schedulerops.extender.http;
 
+import dev.schedulerops.extender.http.BodyReader.Body;
 import dev.schedulerops.extender.protocol.BadRequestException;
 import dev.schedulerops.extender.protocol.Replies;
 import dev.schedulerops.extender.protocol.Reply;
@@ -50,6 +51,7 @@ final class ExtenderHandler extends Handler.Abstract {
     private final BooleanSupplier stopping;
     private final int maxBodyBytes;
     private final BodyBudget budget;
+    private final LargeBodies large;
     private final ReadDeadlines deadlines;
     private final Predicate<Request> onHealthPort;
 
@@ -57,6 +59,7 @@ final class ExtenderHandler extends Handler.Abstract {
      * @param stopping whether the server is stopping: each verb answer then closes its connection, so that the
      *     client's next request opens a new one through the Service, to a pod that is not stopping
      * @param budget what all request bodies may hold together
+     * @param large where the arrays of large bodies go once answered, for the next large body
      * @param deadlines told when each request's headers and body have been read and when it was answered
      * @param onHealthPort whether a request came in on the health port, which serves only /healthz, /readyz and
      *     /metrics; every other port serves only the verbs the extender was configured to answer. A path served on
@@ -69,6 +72,7 @@ final class ExtenderHandler extends Handler.Abstract {
             BooleanSupplier stopping,
             int maxBodyBytes,
             BodyBudget budget,
+            LargeBodies large,
             ReadDeadlines deadlines,
             Predicate<Request> onHealthPort) {
         super(InvocationType.NON_BLOCKING);
@@ -78,6 +82,7 @@ final class ExtenderHandler extends Handler.Abstract {
         this.stopping = stopping;
         this.maxBodyBytes = maxBodyBytes;
         this.budget = budget;
+        this.large = large;
         this.deadlines = deadlines;
         this.onHealthPort = onHealthPort;
     }
@@ -118,10 +123,11 @@ final class ExtenderHandler extends Handler.Abstract {
                 request,
                 maxBodyBytes,
                 budget,
+                large,
                 body -> exchange.safely(verb, () -> {
                     exchange.holdBody(body);
                     deadlines.bodyRead(request);
-                    if (verb == Route.BIND || body.length > INLINE_BODY_BYTES) {
+                    if (verb == Route.BIND || body.length() > INLINE_BODY_BYTES) {
                         dispatch(exchange, verb, body);
                     } else {
                         answer(exchange, verb, body);
@@ -131,7 +137,7 @@ final class ExtenderHandler extends Handler.Abstract {
         return true;
     }
 
-    private void dispatch(Exchange exchange, Route route, byte[] body) {
+    private void dispatch(Exchange exchange, Route route, Body body) {
         dispatch(exchange, route, () -> answer(exchange, route, body));
     }
 
@@ -159,10 +165,10 @@ final class ExtenderHandler extends Handler.Abstract {
         }
     }
 
-    private void answer(Exchange exchange, Route route, byte[] body) {
+    private void answer(Exchange exchange, Route route, Body body) {
         Outcome outcome;
         try {
-            outcome = verbs.answer(route.extenderVerb, body);
+            outcome = verbs.answer(route.extenderVerb, body.array(), body.length());
         } catch (BadRequestException e) {
             exchange.refuse(route, new HttpFailure(HttpStatus.BAD_REQUEST_400, e.getMessage(), true));
             return;
@@ -177,10 +183,10 @@ final class ExtenderHandler extends Handler.Abstract {
         send(exchange, route, outcome);
     }
 
-    private void answerCaughtUp(Exchange exchange, Route route, byte[] body, Boolean caughtUp) {
+    private void answerCaughtUp(Exchange exchange, Route route, Body body, Boolean caughtUp) {
         Outcome outcome;
         try {
-            outcome = verbs.answerCaughtUp(route.extenderVerb, body);
+            outcome = verbs.answerCaughtUp(route.extenderVerb, body.array(), body.length());
         } catch (BadRequestException e) {
             exchange.refuse(route, new HttpFailure(HttpStatus.BAD_REQUEST_400, e.getMessage(), true));
             return;
@@ -226,31 +232,47 @@ final class ExtenderHandler extends Handler.Abstract {
         final long started = System.nanoTime();
         private final AtomicBoolean ended = new AtomicBoolean();
         /** The body, reserved in the budget until the request has ended. */
-        private volatile byte[] body;
+        private volatile Body body;
 
         Exchange(Request request, Response response, Callback callback) {
             this.request = request;
             this.response = response;
-            this.callback = Callback.from(this::ended, callback);
+            this.callback = new Callback.Nested(callback) {
+                @Override
+                public void succeeded() {
+                    ended(true);
+                    super.succeeded();
+                }
+
+                @Override
+                public void failed(Throwable cause) {
+                    ended(false);
+                    super.failed(cause);
+                }
+            };
             String requested = request.getHttpURI().getPath();
             this.path = requested == null ? "" : requested;
         }
 
-        void holdBody(byte[] body) {
+        void holdBody(Body body) {
             this.body = body;
         }
 
         /**
          * Once, when the answer has been written or failed: the body's reservation goes back to the budget (the
-         * reply may have been written straight from the body's array, so not before), and what arrives next on the
-         * connection belongs to a new request.
+         * reply may have been written straight from the body's array, so not before), a large body's array goes back
+         * for the next large body if the answer was written (after a failure the connection may still hold a reply
+         * that points into it), and what arrives next on the connection belongs to a new request.
          */
-        private void ended() {
+        private void ended(boolean written) {
             if (ended.compareAndSet(false, true)) {
-                byte[] held = body;
+                Body held = body;
                 body = null;
                 if (held != null) {
-                    budget.release(held.length);
+                    budget.release(held.array().length);
+                    if (written) {
+                        large.giveBack(held.array());
+                    }
                 }
                 deadlines.answered(request);
             }

@@ -126,6 +126,7 @@ public final class ExtenderServer implements AutoCloseable {
                 () -> stopping,
                 limits.maxBodyBytes(),
                 budget,
+                new LargeBodies(limits.bodyBudgetBytes() / 2),
                 deadlines,
                 request -> request.getConnectionMetaData().getConnector() == healthConnector)));
         server.setErrorHandler(new ProtocolErrorHandler());

@@ -69,7 +69,12 @@ final class JsonFields {
 
     /** A parser over {@code body} from {@code offset} on, for one value inside a body read by other means. */
     static JsonParser openAt(byte[] body, int offset) throws IOException {
-        return VALUE_JSON.createParser(body, offset, body.length - offset);
+        return openAt(body, offset, body.length - offset);
+    }
+
+    /** The same over the {@code length} bytes from {@code offset} on. */
+    static JsonParser openAt(byte[] body, int offset, int length) throws IOException {
+        return VALUE_JSON.createParser(body, offset, length);
     }
 
     /**

@@ -21,9 +21,11 @@ package dev.schedulerops.extender.protocol;
  */
 public final class RequestDecoder {
     private final ArgsDecoder args;
+    private final byte[] labelKeyUtf8;
 
     public RequestDecoder(String labelKey) {
         this.args = new ArgsDecoder(labelKey);
+        this.labelKeyUtf8 = labelKey.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Decodes {@code ExtenderArgs} (filter, filter_onlyone, prioritize). */
@@ -36,8 +38,27 @@ public final class RequestDecoder {
      * is large enough: {@link ExtenderArgs#nameRanges} tells which array was used.
      */
     public ExtenderArgs decodeArgs(byte[] body, int[] reusableRanges) throws BadRequestException {
-        ExtenderArgs plainNamesOnly = NamesOnlyScanner.scan(body, reusableRanges);
-        return plainNamesOnly != null ? plainNamesOnly : args.decodeArgs(body);
+        return decodeArgs(body, body.length, reusableRanges);
+    }
+
+    /**
+     * The same for a request in {@code body[0, length)}, an array that may be longer (a pooled one). Only a plain
+     * full-node request is read in place; any other body is first copied to an array of its own length.
+     */
+    public ExtenderArgs decodeArgs(byte[] body, int length, int[] reusableRanges) throws BadRequestException {
+        if (length == body.length) {
+            ExtenderArgs plainNamesOnly = NamesOnlyScanner.scan(body, reusableRanges);
+            if (plainNamesOnly != null) {
+                return plainNamesOnly;
+            }
+        }
+        ExtenderArgs plainFullNodes = FullNodesScanner.scan(body, length, labelKeyUtf8);
+        if (plainFullNodes != null) {
+            return plainFullNodes;
+        }
+        byte[] exact = length == body.length ? body : java.util.Arrays.copyOf(body, length);
+        ExtenderArgs plainNamesOnly = exact == body ? null : NamesOnlyScanner.scan(exact, reusableRanges);
+        return plainNamesOnly != null ? plainNamesOnly : args.decodeArgs(exact);
     }
 
     /** Decodes {@code ExtenderBindingArgs}. */

@@ -104,7 +104,15 @@ public final class ExtenderVerbs {
      * garbage collected), but never read it after releasing it.
      */
     public Outcome answer(Verb verb, byte[] body) throws BadRequestException {
-        return answer(verb, body, true);
+        return answer(verb, body, body.length, true);
+    }
+
+    /**
+     * The same for a body in {@code body[0, length)}, an array that may be longer (a large body's, which the server
+     * keeps for the next one): the reply may point into it until it has been sent.
+     */
+    public Outcome answer(Verb verb, byte[] body, int length) throws BadRequestException {
+        return answer(verb, body, length, true);
     }
 
     /**
@@ -118,17 +126,26 @@ public final class ExtenderVerbs {
 
     /** Answers a call whose {@link Outcome#catchUpFirst} was set, once {@link #catchUp} has completed. */
     public Outcome answerCaughtUp(Verb verb, byte[] body) throws BadRequestException {
-        return answer(verb, body, false);
+        return answer(verb, body, body.length, false);
     }
 
-    private Outcome answer(Verb verb, byte[] body, boolean mayCatchUp) throws BadRequestException {
+    /** {@link #answerCaughtUp(Verb, byte[])} for a body in {@code body[0, length)}. */
+    public Outcome answerCaughtUp(Verb verb, byte[] body, int length) throws BadRequestException {
+        return answer(verb, body, length, false);
+    }
+
+    private Outcome answer(Verb verb, byte[] body, int length, boolean mayCatchUp) throws BadRequestException {
         return switch (verb) {
-            case FILTER -> filterOrCatchUp(decodeArgs(body), false, mayCatchUp);
-            case FILTER_ONLY_ONE -> filterOrCatchUp(decodeArgs(body), true, mayCatchUp);
-            case PRIORITIZE -> prioritize(decodeArgs(body));
-            case BIND -> bind(decoder.decodeBinding(body));
-            case PREEMPT -> preempt(decoder.decodePreemption(body));
+            case FILTER -> filterOrCatchUp(decodeArgs(body, length), false, mayCatchUp);
+            case FILTER_ONLY_ONE -> filterOrCatchUp(decodeArgs(body, length), true, mayCatchUp);
+            case PRIORITIZE -> prioritize(decodeArgs(body, length));
+            case BIND -> bind(decoder.decodeBinding(exact(body, length)));
+            case PREEMPT -> preempt(decoder.decodePreemption(exact(body, length)));
         };
+    }
+
+    private static byte[] exact(byte[] body, int length) {
+        return length == body.length ? body : java.util.Arrays.copyOf(body, length);
     }
 
     /**
@@ -153,9 +170,9 @@ public final class ExtenderVerbs {
     }
 
     /** Decodes the arguments into this thread's {@link Scratch}: they do not outlive {@link #answer}. */
-    private ExtenderArgs decodeArgs(byte[] body) throws BadRequestException {
+    private ExtenderArgs decodeArgs(byte[] body, int length) throws BadRequestException {
         Scratch scratch = Scratch.ofThisThread();
-        ExtenderArgs args = decoder.decodeArgs(body, scratch.nameRanges());
+        ExtenderArgs args = decoder.decodeArgs(body, length, scratch.nameRanges());
         scratch.keepNameRanges(args.nameRanges());
         return args;
     }
