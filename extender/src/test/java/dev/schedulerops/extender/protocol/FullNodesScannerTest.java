@@ -181,6 +181,29 @@ class FullNodesScannerTest {
         }
     }
 
+    /**
+     * A surrogate written as an escape, whole pair or not, in a key or a value: Jackson refuses a broken pair in a key
+     * and takes one in a value, so the fast path takes none (the hostile-body property found the key).
+     */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "{\"a\":\"\\ud800\"}",
+                "{\"a\":\"\\udc00\"}",
+                "{\"a\":\"\\ud83d\\ude00\"}",
+            })
+    void leavesEscapedSurrogatesToTheGeneralDecoder(String labels) {
+        assertThat(scan(utf8(request(node("n1", labels))))).as(labels).isNull();
+    }
+
+    @Test
+    void leavesABrokenSurrogatePairInAnAnnotationsKeyToTheGeneralDecoder() {
+        String node = node("n1", "{}").replace("\"csi\"", "\"node.alpha.k\\ud800ubernetes.io/ttl\"");
+
+        assertThat(node).contains("k\\ud800u");
+        assertThat(scan(utf8(request(node)))).isNull();
+    }
+
     @Test
     void takesWellFormedMultiByteCharacters() throws Exception {
         byte[] body = utf8(request(node("n1", "{\"a\":\"é世😀\",\"" + KEY + "\":\"x\"}")));
