@@ -1,0 +1,135 @@
+package dev.schedulerops.operator.preview;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.LogWatch;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The steps of a sandbox pod (see {@link SandboxPodRenderer} for the pod): {@link #prepare} (an init container:
+ * the files), {@link #load} (an init container, once etcd and kube-apiserver run as sidecars: reads the live cluster
+ * and fills the sandbox, before any scheduler starts), and {@link #drive} (the main container, once the extenders and
+ * schedulers run as sidecars: places the pods and prints the result on its log). The live cluster is read with the
+ * sandbox's own ServiceAccount, which may only read.
+ */
+public final class PodSandbox {
+    private final SandboxPlan plan;
+    private final SandboxLayout layout;
+
+    public PodSandbox(SandboxPlan plan) {
+        this.plan = plan;
+        this.layout = SandboxLayout.inPod(
+                plan.runs().stream().map(SandboxPlan.Run::name).toList());
+    }
+
+    public void prepare() throws IOException {
+        SandboxFiles.write(layout, plan);
+    }
+
+    public void load(KubernetesClient live) throws IOException {
+        Deadline deadline = Deadline.in(Duration.ofSeconds(plan.limits().timeoutSeconds()));
+        Map<String, Long> timings = new LinkedHashMap<>();
+        long start = System.nanoTime();
+        Snapshot snapshot = new SnapshotReader(live).read(plan.selection());
+        timings.put("read", SandboxDriver.millisSince(start));
+        SandboxContents contents = SandboxContents.of(snapshot, plan.selection());
+        try (KubernetesClient sandbox = SandboxApi.client(layout, SandboxFiles.token(layout))) {
+            SandboxApi.awaitReady(sandbox, deadline.left(), () -> {});
+            timings.put("apiserver", SandboxDriver.millisSince(start));
+            long loading = System.nanoTime();
+            SandboxLoader.load(sandbox, contents);
+            timings.put("load", SandboxDriver.millisSince(loading));
+        }
+        Files.writeString(layout.contents(), Json.write(new LoadedSandbox(contents, snapshot.size(), timings)));
+    }
+
+    /**
+     * @param live the live cluster, read for this pod's scheduler containers' logs only
+     * @param namespace this pod's namespace
+     * @param pod this pod's name
+     */
+    public SandboxResult drive(KubernetesClient live, String namespace, String pod) throws IOException {
+        Deadline deadline = Deadline.in(Duration.ofSeconds(plan.limits().timeoutSeconds()));
+        LoadedSandbox loaded = Json.read(Files.readString(layout.contents()), LoadedSandbox.class);
+        Map<String, SchedulerLog> logs = new HashMap<>();
+        List<LogWatch> follows = new ArrayList<>();
+        Set<String> detailed = plan.mode() == SandboxPlan.Mode.EXPLAIN
+                ? Set.of(loaded.contents().podsToPlace().get(0).key())
+                : Set.of();
+        try {
+            long starting = System.nanoTime();
+            for (SandboxPlan.Run run : plan.runs()) {
+                SchedulerLog log = new SchedulerLog(detailed);
+                logs.put(run.name(), log);
+                follows.add(
+                        follow(live, namespace, pod, SandboxPodRenderer.schedulerContainer(run.name()), log, deadline));
+            }
+            SandboxReadiness readiness = new SandboxReadiness();
+            for (SandboxPlan.Run run : plan.runs()) {
+                readiness.awaitRun(layout, run, deadline, () -> {});
+            }
+            Map<String, Long> timings = new LinkedHashMap<>(loaded.timings());
+            timings.put("start", SandboxDriver.millisSince(starting));
+            try (KubernetesClient sandbox = SandboxApi.client(layout, SandboxFiles.token(layout))) {
+                return new SandboxDriver(sandbox, plan, loaded.contents(), logs, deadline)
+                        .drive(loaded.size(), timings);
+            }
+        } finally {
+            follows.forEach(LogWatch::close);
+        }
+    }
+
+    /**
+     * Follows a scheduler container's log from its start, through the live API server (the kubelet serves it): a
+     * container's output cannot be read from another container of the pod. Retries while the container starts.
+     */
+    private static LogWatch follow(
+            KubernetesClient live,
+            String namespace,
+            String pod,
+            String container,
+            SchedulerLog log,
+            Deadline deadline) {
+        KubernetesClientException last = null;
+        while (!deadline.passed()) {
+            try {
+                LogWatch watch = live.pods()
+                        .inNamespace(namespace)
+                        .withName(pod)
+                        .inContainer(container)
+                        .watchLog();
+                Thread reader = new Thread(
+                        () -> {
+                            try (BufferedReader in = new BufferedReader(
+                                    new InputStreamReader(watch.getOutput(), StandardCharsets.UTF_8))) {
+                                for (String line; (line = in.readLine()) != null; ) {
+                                    log.accept(line);
+                                }
+                            } catch (IOException e) {
+                                // the follow ended with the sandbox
+                            }
+                        },
+                        container + "-log");
+                reader.setDaemon(true);
+                reader.start();
+                return watch;
+            } catch (KubernetesClientException e) {
+                last = e;
+                deadline.pause(Duration.ofMillis(250));
+            }
+        }
+        throw new SandboxException("could not follow the log of container " + container + ": "
+                + (last == null ? "timed out" : last.getMessage()));
+    }
+}

@@ -1,0 +1,126 @@
+package dev.schedulerops.operator.preview;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Reads a sandbox kube-scheduler's log as it is written, line by line, and keeps for each pod what its binding cycle
+ * scored. The sandbox runs kube-scheduler with {@code --vmodule=schedule_one=10}: only pkg/scheduler/schedule_one.go
+ * logs at level 10, where {@code prioritizeNodes} logs "Plugin scored node for pod" (each score plugin's weighted
+ * score), "Extender scored node for pod" (each extender's raw score) and "Calculated node's final score for pod" (the
+ * total). "Attempting to schedule pod" (level 3) starts a cycle and "Successfully bound pod to node" (level 2) ends it;
+ * an unschedulable cycle scores nothing. The live scheduler never needs this verbosity. Pure and thread-safe: a
+ * follower thread feeds it, the driver reads it.
+ */
+public final class SchedulerLog {
+    static final String ATTEMPTING = "Attempting to schedule pod";
+    static final String PLUGIN_SCORED = "Plugin scored node for pod";
+    static final String EXTENDER_SCORED = "Extender scored node for pod";
+    static final String FINAL_SCORE = "Calculated node's final score for pod";
+    static final String BOUND = "Successfully bound pod to node";
+
+    private final Set<String> detailedPods;
+    private final Map<String, Cycle> open = new HashMap<>();
+    private final Map<String, PodScoring> bound = new HashMap<>();
+    private long lines;
+
+    /**
+     * @param detailedPods pods (namespace/name) whose per-plugin scores are kept on every node (a receipt); for the
+     *     others only the chosen node's and the runner-up's are kept, and every node's total
+     */
+    public SchedulerLog(Set<String> detailedPods) {
+        this.detailedPods = Set.copyOf(detailedPods);
+    }
+
+    public synchronized void accept(String line) {
+        lines++;
+        Optional<KlogLine> parsed = KlogLine.parse(line);
+        if (parsed.isEmpty()) {
+            return;
+        }
+        KlogLine l = parsed.get();
+        String pod = l.value("pod");
+        if (pod == null) {
+            return;
+        }
+        switch (l.message()) {
+            case ATTEMPTING -> open.put(pod, new Cycle());
+            case PLUGIN_SCORED -> cycle(pod)
+                    .plugins
+                    .computeIfAbsent(l.value("node"), n -> new TreeMap<>())
+                    .put(l.value("plugin"), l.number("score"));
+            case EXTENDER_SCORED -> cycle(pod)
+                    .extenders
+                    .computeIfAbsent(l.value("node"), n -> new TreeMap<>())
+                    .put(l.value("extender"), l.number("score"));
+            case FINAL_SCORE -> cycle(pod).totals.put(l.value("node"), l.number("score"));
+            case BOUND -> {
+                Cycle cycle = open.remove(pod);
+                bound.put(pod, (cycle == null ? new Cycle() : cycle).finish(l, detailedPods.contains(pod)));
+                notifyAll();
+            }
+            default -> {
+                // other lines of schedule_one.go
+            }
+        }
+    }
+
+    private Cycle cycle(String pod) {
+        return open.computeIfAbsent(pod, p -> new Cycle());
+    }
+
+    /** What the log says of the cycle that bound the pod, once its binding line is read. */
+    public synchronized Optional<PodScoring> scoring(String pod) {
+        return Optional.ofNullable(bound.get(pod));
+    }
+
+    /** Waits up to {@code timeout} for the pod's binding line (the log can lag behind the API). */
+    public synchronized Optional<PodScoring> await(String pod, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!bound.containsKey(pod)) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return Optional.empty();
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return Optional.of(bound.get(pod));
+    }
+
+    /** How many lines were read (the cost of the verbosity, in the result). */
+    public synchronized long lines() {
+        return lines;
+    }
+
+    private static final class Cycle {
+        final Map<String, Map<String, Long>> plugins = new HashMap<>();
+        final Map<String, Map<String, Long>> extenders = new HashMap<>();
+        final Map<String, Long> totals = new LinkedHashMap<>();
+
+        PodScoring finish(KlogLine bound, boolean everyNode) {
+            String node = bound.value("node");
+            int evaluated = Integer.parseInt(bound.values().getOrDefault("evaluatedNodes", "0"));
+            int feasible = Integer.parseInt(bound.values().getOrDefault("feasibleNodes", "0"));
+            PodScoring all = new PodScoring(node, evaluated, feasible, totals, plugins, extenders);
+            if (everyNode) {
+                return all;
+            }
+            Map<String, Map<String, Long>> keptPlugins = new HashMap<>();
+            Map<String, Map<String, Long>> keptExtenders = new HashMap<>();
+            for (String kept : new String[] {node, all.runnerUp().orElse(null)}) {
+                if (kept != null && plugins.containsKey(kept)) {
+                    keptPlugins.put(kept, plugins.get(kept));
+                }
+                if (kept != null && extenders.containsKey(kept)) {
+                    keptExtenders.put(kept, extenders.get(kept));
+                }
+            }
+            return new PodScoring(node, evaluated, feasible, totals, keptPlugins, keptExtenders);
+        }
+    }
+}
