@@ -8,7 +8,7 @@ import java.util.Objects;
  * Which pods a preview places.
  *
  * @param kind which of the three
- * @param schedulerName {@link Kind#PROFILE_PODS}: the profile's schedulerName
+ * @param schedulerName the profile's schedulerName ({@link Kind#ONE_POD}: the pod must have it)
  * @param namespace {@link Kind#ONE_POD}: the pod's namespace
  * @param name {@link Kind#ONE_POD}: the pod's name
  * @param samples {@link Kind#SAMPLE_PODS}: the pods, as the user wrote them
@@ -35,8 +35,8 @@ public record PodSelection(Kind kind, String schedulerName, String namespace, St
         return new PodSelection(Kind.PROFILE_PODS, schedulerName, null, null, List.of());
     }
 
-    public static PodSelection onePod(String namespace, String name) {
-        return new PodSelection(Kind.ONE_POD, null, namespace, name, List.of());
+    public static PodSelection onePod(String namespace, String name, String schedulerName) {
+        return new PodSelection(Kind.ONE_POD, schedulerName, namespace, name, List.of());
     }
 
     public static PodSelection samplePods(List<JsonNode> pods) {

@@ -53,21 +53,21 @@ public final class PreviewPlanner {
             ClusterFacts facts,
             SandboxPlan.Limits limits) {
         List<String> notes = new ArrayList<>();
-        Object rendered = render(proposal, facts);
-        if (rendered instanceof Refused refused) {
-            return refused;
+        Rendered rendered = render(proposal, facts);
+        if (rendered.refused() != null) {
+            return rendered.refused();
         }
-        SandboxPlan.Run proposed = run(SandboxPlan.PROPOSAL, proposal, (DesiredState) rendered);
+        SandboxPlan.Run proposed = run(SandboxPlan.PROPOSAL, proposal, rendered.state());
         List<SandboxPlan.Run> runs = new ArrayList<>();
         String schedulerName = proposal.effectiveSchedulerName();
         if (live.isPresent()) {
             schedulerName = live.get().effectiveSchedulerName();
-            Object current = render(live.get(), facts);
-            if (current instanceof DesiredState state) {
-                runs.add(run(SandboxPlan.CURRENT, live.get(), state));
+            Rendered current = render(live.get(), facts);
+            if (current.refused() == null) {
+                runs.add(run(SandboxPlan.CURRENT, live.get(), current.state()));
             } else {
                 notes.add("The live profile " + live.get().getMetadata().getName() + " is refused by the operator ("
-                        + String.join("; ", ((Refused) current).messages())
+                        + String.join("; ", current.refused().messages())
                         + "), so nothing runs it today: only the proposal is placed.");
             }
             if (!schedulerName.equals(proposal.effectiveSchedulerName())) {
@@ -88,30 +88,39 @@ public final class PreviewPlanner {
     /** A receipt for one live pod of the profile: one run, the profile as it runs. */
     public static Outcome explain(
             SchedulerProfile live, String namespace, String name, ClusterFacts facts, SandboxPlan.Limits limits) {
-        Object rendered = render(live, facts);
-        if (rendered instanceof Refused refused) {
-            return refused;
+        Rendered rendered = render(live, facts);
+        if (rendered.refused() != null) {
+            return rendered.refused();
         }
-        SandboxPlan.Run current = run(SandboxPlan.CURRENT, live, (DesiredState) rendered);
+        SandboxPlan.Run current = run(SandboxPlan.CURRENT, live, rendered.state());
         return new Planned(new SandboxPlan(
-                SandboxPlan.Mode.EXPLAIN, PodSelection.onePod(namespace, name), List.of(current), limits, List.of()));
+                SandboxPlan.Mode.EXPLAIN,
+                PodSelection.onePod(namespace, name, live.effectiveSchedulerName()),
+                List.of(current),
+                limits,
+                List.of()));
     }
 
-    /** The desired state, or why the profile cannot be previewed. */
-    private static Object render(SchedulerProfile profile, ClusterFacts facts) {
+    /** A profile's desired state, or why it cannot be previewed: one of the two is null. */
+    private record Rendered(DesiredState state, Refused refused) {}
+
+    private static Rendered render(SchedulerProfile profile, ClusterFacts facts) {
         RenderResult result = ProfileRenderer.render(profile, facts);
         if (result instanceof RenderResult.Invalid invalid) {
-            return new Refused(invalid.refusal().reason(), invalid.errors());
+            return new Rendered(null, new Refused(invalid.refusal().reason(), invalid.errors()));
         }
         ResolvedProfile resolved = ResolvedProfile.of(profile, facts.workloadNamespace());
         if (!resolved.externalExtenders().isEmpty()) {
-            return new Refused(
-                    EXTERNAL_EXTENDERS,
-                    List.of("SchedulerProfile " + profile.getMetadata().getName() + " calls extenders of its own"
-                            + " (spec.extenders): a preview cannot run them, and would call the live ones with"
-                            + " sandbox data"));
+            return new Rendered(
+                    null,
+                    new Refused(
+                            EXTERNAL_EXTENDERS,
+                            List.of("SchedulerProfile " + profile.getMetadata().getName()
+                                    + " calls extenders of its own"
+                                    + " (spec.extenders): a preview cannot run them, and would call the live ones with"
+                                    + " sandbox data")));
         }
-        return ((RenderResult.Valid) result).state();
+        return new Rendered(((RenderResult.Valid) result).state(), null);
     }
 
     static SandboxPlan.Run run(String name, SchedulerProfile profile, DesiredState state) {

@@ -33,6 +33,18 @@ public final class SamplePods {
         return pods;
     }
 
+    /**
+     * The pods of a preview request's spec.pods: each entry a Pod or a List of them (what {@code kubectl create
+     * --dry-run=client -o json} prints for a file of one or several).
+     */
+    public static List<JsonNode> flatten(List<JsonNode> entries) throws IOException {
+        List<JsonNode> pods = new ArrayList<>();
+        for (JsonNode entry : entries) {
+            collect("spec.pods", entry, pods);
+        }
+        return pods;
+    }
+
     private static void collect(String source, JsonNode doc, List<JsonNode> pods) throws IOException {
         String kind = doc.path("kind").asText();
         if (kind.equals("List") || kind.equals("PodList")) {

@@ -72,9 +72,17 @@ public record SandboxContents(
         for (JsonNode pod : placedAgain) {
             toPlace.add(live(pod));
         }
-        if (selection.kind() == PodSelection.Kind.ONE_POD && toPlace.isEmpty()) {
-            throw new NothingToPlaceException("pod " + selection.namespace() + "/" + selection.name()
-                    + " is not in the cluster (or has finished)");
+        if (selection.kind() == PodSelection.Kind.ONE_POD) {
+            if (toPlace.isEmpty()) {
+                throw new NothingToPlaceException("pod " + selection.namespace() + "/" + selection.name()
+                        + " is not in the cluster (or has finished)");
+            }
+            String scheduler = placedAgain.get(0).at("/spec/schedulerName").asText();
+            if (!scheduler.equals(selection.schedulerName())) {
+                throw new NothingToPlaceException("pod " + selection.namespace() + "/" + selection.name()
+                        + " is scheduled by " + scheduler + ", not by the profile explained (schedulerName "
+                        + selection.schedulerName() + ")");
+            }
         }
         int index = 0;
         for (JsonNode sample : selection.samples()) {

@@ -48,10 +48,28 @@ class SandboxContentsTest {
 
     @Test
     void aPodToExplainThatIsGoneIsSaidSo() {
-        assertThatThrownBy(() ->
-                        SandboxContents.of(snapshot(List.of(), List.of(), List.of()), PodSelection.onePod("a", "x")))
+        assertThatThrownBy(() -> SandboxContents.of(
+                        snapshot(List.of(), List.of(), List.of()), PodSelection.onePod("a", "x", "lp")))
                 .isInstanceOf(SandboxContents.NothingToPlaceException.class)
                 .hasMessageContaining("a/x");
+    }
+
+    @Test
+    void aPodOfAnotherSchedulerIsNotExplainedUnderTheProfile() {
+        Snapshot s = snapshot(
+                List.of(pod("a", "p", "default-scheduler", "n1", "2026-11-27T10:00:00Z")), List.of(), List.of());
+        assertThatThrownBy(() -> SandboxContents.of(s, PodSelection.onePod("a", "p", "lp")))
+                .isInstanceOf(SandboxContents.NothingToPlaceException.class)
+                .hasMessageContaining("scheduled by default-scheduler");
+        assertThat(SandboxContents.of(
+                                snapshot(
+                                        List.of(pod("a", "p", "lp", "n1", "2026-11-27T10:00:00Z")),
+                                        List.of(),
+                                        List.of()),
+                                PodSelection.onePod("a", "p", "lp"))
+                        .podsToPlace())
+                .extracting(PodToPlace::today)
+                .containsExactly("n1");
     }
 
     @Test
