@@ -13,6 +13,9 @@ import dev.schedulerops.e2e.support.ServiceAccountTokens;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.api.SchedulerProfilePreview;
 import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.preview.Json;
+import dev.schedulerops.operator.preview.PreviewReport;
+import dev.schedulerops.operator.preview.PreviewTable;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -27,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,6 +63,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class PreviewInClusterTest {
     static final String LABEL = "preview.example.com/rank";
     static final String OTHER_LABEL = "preview.example.com/tier";
+    /** Two nodes carry it with the same value: a pod is scored the same on both, a tie. */
+    static final String TIE_LABEL = "preview.example.com/twin";
+
     static final String POOL_KEY = "schedulerops.dev/e2e-pool";
     static final String POOL = "preview";
     static final String PROFILE = "preview-fidelity";
@@ -84,6 +91,7 @@ class PreviewInClusterTest {
     private String namespace;
     private Path work;
     private final List<Comparison> comparisons = new ArrayList<>();
+    private int changes;
     private final List<String> previewSeconds = new ArrayList<>();
 
     static void say(String line) {
@@ -118,6 +126,7 @@ class PreviewInClusterTest {
         nodes = cluster.addNodes(4, Map.of(POOL_KEY, POOL));
         client.nodes().list().getItems().forEach(n -> label(n.getMetadata().getName(), LABEL, null));
         client.nodes().list().getItems().forEach(n -> label(n.getMetadata().getName(), OTHER_LABEL, null));
+        client.nodes().list().getItems().forEach(n -> label(n.getMetadata().getName(), TIE_LABEL, null));
         // LABEL: 10, 20, 30 and none; OTHER_LABEL: 30, 10, none, 20.
         label(nodes.get(0), LABEL, "10");
         label(nodes.get(1), LABEL, "20");
@@ -125,6 +134,8 @@ class PreviewInClusterTest {
         label(nodes.get(0), OTHER_LABEL, "30");
         label(nodes.get(1), OTHER_LABEL, "10");
         label(nodes.get(3), OTHER_LABEL, "20");
+        label(nodes.get(0), TIE_LABEL, "5");
+        label(nodes.get(3), TIE_LABEL, "5");
         namespace = cluster.createNamespace("preview", OperatorTests.RESTRICTED)
                 .getMetadata()
                 .getName();
@@ -170,6 +181,7 @@ class PreviewInClusterTest {
         nodes.forEach(n -> {
             label(n, LABEL, null);
             label(n, OTHER_LABEL, null);
+            label(n, TIE_LABEL, null);
         });
         writeResultsIfAsked();
     }
@@ -201,6 +213,26 @@ class PreviewInClusterTest {
         fidelity("labelKey " + LABEL + " -> " + OTHER_LABEL, BASE_SPEC, BASE_SPEC.replace(LABEL, OTHER_LABEL));
     }
 
+    /**
+     * Two empty nodes labelled alike score the same for the first pod: kube-scheduler picks one at random. The
+     * preview names both, in each configuration, and the real node is one of them: a tie, never a misprediction.
+     */
+    @Test
+    @Order(5)
+    void aTieIsReportedAsATieNamingEveryTiedNode() {
+        String twins = BASE_SPEC.replace(LABEL, TIE_LABEL);
+        fidelity(
+                "a score tie (" + nodes.get(0) + " and " + nodes.get(3) + " alike), weight 1 -> 2",
+                twins,
+                twins.replace("weight: 1", "weight: 2"),
+                1,
+                false);
+        Comparison tie = comparisons.get(comparisons.size() - 1);
+        assertThat(tie.currentTie()).as("the current run's tie").containsExactlyInAnyOrder(nodes.get(0), nodes.get(3));
+        assertThat(tie.predictedTie()).as("the proposal's tie").containsExactlyInAnyOrder(nodes.get(0), nodes.get(3));
+        assertThat(tie.real()).isIn(nodes.get(0), nodes.get(3));
+    }
+
     static String scoring(String strategy) {
         return """
                 pluginConfig:
@@ -214,31 +246,46 @@ class PreviewInClusterTest {
     }
 
     private void fidelity(String change, String currentSpec, String proposedSpec) {
-        String tag =
-                "c" + (comparisons.stream().map(Comparison::change).distinct().count() + 1);
+        fidelity(change, currentSpec, proposedSpec, PODS, true);
+    }
+
+    /**
+     * @param podCount how many pods are placed
+     * @param somePodMoves whether the change must move a pod (a tie's comparison holds whatever the change)
+     */
+    private void fidelity(String change, String currentSpec, String proposedSpec, int podCount, boolean somePodMoves) {
+        String tag = "c" + ++changes;
         applyProfile(currentSpec);
         List<String> pods = new ArrayList<>();
-        for (int i = 1; i <= PODS; i++) {
+        for (int i = 1; i <= podCount; i++) {
             pods.add(tag + "-pod-" + i);
         }
-        Map<String, String> today = placeForReal(pods);
-        say(change + ": today " + today);
+        Map<String, String> today;
+        JsonNode report;
+        Map<String, String> real;
+        try {
+            today = placeForReal(pods);
+            say(change + ": today " + today);
+            Set<String> before = workloadObjects();
+            long start = System.nanoTime();
+            Commands.Result json =
+                    plugin(kubeconfig(), "preview", "-f", proposal(proposedSpec).toString(), "-o", "json");
+            previewSeconds.add(String.format("%.1f", (System.nanoTime() - start) / 1e9));
+            assertThat(json.exitCode())
+                    .as("exit status of the preview: " + json.stderr())
+                    .isIn(0, 1);
+            report = Commands.json(json.stdout());
+            say(change + ": kubectl schedulerops preview -o json (" + previewSeconds.get(previewSeconds.size() - 1)
+                    + " s), as a table:\n" + PreviewTable.render(Json.read(json.stdout(), PreviewReport.class)));
+            assertSandboxRemoved(before);
 
-        long start = System.nanoTime();
-        Commands.Result table =
-                plugin(kubeconfig(), "preview", "-f", proposal(proposedSpec).toString());
-        previewSeconds.add(String.format("%.1f", (System.nanoTime() - start) / 1e9));
-        say(change + ": kubectl schedulerops preview (" + previewSeconds.get(previewSeconds.size() - 1) + " s):\n"
-                + table.stdout() + table.stderr());
-        assertThat(table.exitCode()).as("exit status of the preview").isIn(0, 1);
-        JsonNode report = previewJson(proposedSpec);
-        assertSandboxRemoved();
-
-        deletePods(pods);
-        applyProfile(proposedSpec);
-        Map<String, String> real = placeForReal(pods);
-        say(change + ": after the change " + real);
-        deletePods(pods);
+            deletePods(pods);
+            applyProfile(proposedSpec);
+            real = placeForReal(pods);
+            say(change + ": after the change " + real);
+        } finally {
+            deletePods(pods);
+        }
 
         List<Comparison> mine = new ArrayList<>();
         for (JsonNode row : report.path("rows")) {
@@ -261,17 +308,11 @@ class PreviewInClusterTest {
         assertThat(mine)
                 .as("the proposal's prediction is where the real scheduler put each pod (or among the tied nodes)")
                 .allMatch(Comparison::predictedRight);
-        assertThat(mine.stream().filter(c -> !java.util.Objects.equals(c.today(), c.real())))
-                .as("the change moves at least one pod (else the comparison shows nothing)")
-                .isNotEmpty();
-    }
-
-    /** The preview again as JSON (the same sandbox replay; -o json prints the status's result). */
-    private JsonNode previewJson(String proposedSpec) {
-        Commands.Result json =
-                plugin(kubeconfig(), "preview", "-f", proposal(proposedSpec).toString(), "-o", "json");
-        assertThat(json.exitCode()).as(json.stderr()).isIn(0, 1);
-        return Commands.json(json.stdout());
+        if (somePodMoves) {
+            assertThat(mine.stream().filter(c -> !java.util.Objects.equals(c.today(), c.real())))
+                    .as("the change moves at least one pod (else the comparison shows nothing)")
+                    .isNotEmpty();
+        }
     }
 
     private static String nodeOf(JsonNode outcome) {
@@ -281,11 +322,12 @@ class PreviewInClusterTest {
     // --- receipts ----------------------------------------------------------------------------------------------
 
     @Test
-    @Order(5)
+    @Order(6)
     void aBoundPodsReceiptSaysWhyItIsOnItsNode() {
         applyProfile(BASE_SPEC.replace("weight: 1", "weight: 20"));
         List<String> pods = List.of("receipt-1", "receipt-2");
         Map<String, String> placed = placeForReal(pods);
+        Set<String> before = workloadObjects();
         Commands.Result receipt = plugin(kubeconfig(), "explain", "pod", namespace + "/receipt-2");
         say("kubectl schedulerops explain pod " + namespace + "/receipt-2:\n" + receipt.stdout() + receipt.stderr());
         assertThat(receipt.exitCode()).isZero();
@@ -300,14 +342,14 @@ class PreviewInClusterTest {
         assertThat(r.at("/placement/node").asText()).isEqualTo(placed.get("receipt-2"));
         assertThat(r.at("/placement/scoring/plugins/" + placed.get("receipt-2")).size())
                 .isGreaterThan(1);
-        assertSandboxRemoved();
+        assertSandboxRemoved(before);
         deletePods(pods);
     }
 
     // --- a read-only ServiceAccount's preview writes nothing ---------------------------------------------------
 
     @Test
-    @Order(6)
+    @Order(7)
     void aPreviewByAReadOnlyServiceAccountWritesNothingButItsRequest() throws IOException {
         applyProfile(BASE_SPEC);
         List<String> pods = List.of("ro-1", "ro-2", "ro-3");
@@ -345,6 +387,7 @@ class PreviewInClusterTest {
                             .trim())
                     .isEqualTo("no");
             Map<String, String> before = podNodes();
+            Set<String> objectsBefore = workloadObjects();
             Optional<Path> audit = auditLog();
             long auditFrom = audit.map(PreviewInClusterTest::size).orElse(0L);
             Commands.Result preview = plugin(
@@ -377,6 +420,7 @@ class PreviewInClusterTest {
                 say("no audit log on this cluster (SCHEDULEROPS_AUDIT_POLICY): the pods' nodes before and after"
                         + " are the evidence");
             }
+            assertSandboxRemoved(objectsBefore);
         } finally {
             cluster.kubectl("delete", "clusterrolebinding", "preview-e2e-reader", "preview-e2e-previewer");
             cluster.kubectl("delete", "clusterrole", "preview-e2e-reader");
@@ -387,7 +431,7 @@ class PreviewInClusterTest {
     // --- refusals start nothing; failures and timeouts leave nothing -------------------------------------------
 
     @Test
-    @Order(7)
+    @Order(8)
     void aProposalTheValidatorRefusesIsRefusedWithItsMessageAndStartsNothing() {
         applyProfile(BASE_SPEC);
         // The CRD refuses it at admission, as it would refuse the profile: no request is made.
@@ -400,6 +444,7 @@ class PreviewInClusterTest {
         assertThat(schema.exitCode()).isEqualTo(3);
         assertThat(schema.stderr()).contains("spec.proposal.spec.weight").contains("greater than or equal to 1");
         // The operator's validator refuses it (kube-scheduler's rules): Refused, with the message, no sandbox pod.
+        assertSandboxRemoved(workloadObjects());
         List<String> sandboxPods = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (var watch = client.pods()
                 .inNamespace(WORKLOAD)
@@ -431,9 +476,10 @@ class PreviewInClusterTest {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void aSandboxThatFailsOrRunsOutOfTimeIsRemoved() {
         applyProfile(BASE_SPEC);
+        Set<String> before = workloadObjects();
         // An extender image of an allowed repository that the registry does not have: the sandbox cannot start.
         Commands.Result failed = plugin(
                 kubeconfig(),
@@ -448,7 +494,7 @@ class PreviewInClusterTest {
                 + failed.stderr().trim());
         assertThat(failed.exitCode()).isEqualTo(4);
         assertThat(failed.stderr()).contains("failed: the sandbox could not run (ImagePullBackOff)");
-        assertSandboxRemoved();
+        assertSandboxRemoved(before);
 
         // 500 sample pods, twice, in 30 s: the sandbox runs out of time.
         StringBuilder many = new StringBuilder();
@@ -473,13 +519,14 @@ class PreviewInClusterTest {
                 + timedOut.stderr().trim());
         assertThat(timedOut.exitCode()).isEqualTo(4);
         assertThat(timedOut.stderr()).contains("timed out after 30 s").contains("the sandbox was removed");
-        assertSandboxRemoved();
+        assertSandboxRemoved(before);
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void theSandboxRunsTheProfilesImagesAndTheClustersVersion() {
         applyProfile(BASE_SPEC);
+        Set<String> before = workloadObjects();
         List<Pod> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (var watch = client.pods()
                 .inNamespace(WORKLOAD)
@@ -514,7 +561,7 @@ class PreviewInClusterTest {
                 .containsEntry("extender-proposal", live.getStatus().getExtenderImage())
                 .containsEntry("kube-apiserver", "registry.k8s.io/kube-apiserver:" + version);
         assertThat(live.getStatus().getSchedulerImage()).endsWith(":" + version);
-        assertSandboxRemoved();
+        assertSandboxRemoved(before);
     }
 
     // --- helpers -----------------------------------------------------------------------------------------------
@@ -608,8 +655,11 @@ class PreviewInClusterTest {
                 .allMatch(p -> client.pods().inNamespace(namespace).withName(p).get() == null));
     }
 
-    /** Nothing of any sandbox is left: no sandbox pod, no preview request. */
-    private void assertSandboxRemoved() {
+    /**
+     * Nothing of any sandbox is left: no sandbox pod (it goes within its 5 s grace period), no preview request, and
+     * the workload namespace holds exactly the Secrets, ConfigMaps, Jobs and pods it held before.
+     */
+    private void assertSandboxRemoved(Set<String> before) {
         Await.until(Duration.ofSeconds(60), "no sandbox pod is left", () -> client.pods()
                 .inNamespace(WORKLOAD)
                 .withLabel(Labels.COMPONENT, Labels.COMPONENT_PREVIEW_SANDBOX)
@@ -619,12 +669,33 @@ class PreviewInClusterTest {
         assertThat(client.resources(SchedulerProfilePreview.class).list().getItems())
                 .as("the plugin deletes its requests")
                 .isEmpty();
-        assertThat(client.secrets().inNamespace(WORKLOAD).list().getItems())
-                .noneMatch(s -> s.getMetadata().getName().contains("preview"));
-        assertThat(client.configMaps().inNamespace(WORKLOAD).list().getItems())
-                .noneMatch(c -> c.getMetadata().getName().contains("preview"));
-        assertThat(client.batch().v1().jobs().inNamespace(WORKLOAD).list().getItems())
-                .isEmpty();
+        assertThat(workloadObjects()).as("the workload namespace's objects").isEqualTo(before);
+    }
+
+    /** The workload namespace's Secrets, ConfigMaps, Jobs and pods (not those being deleted), as "Kind/name". */
+    private Set<String> workloadObjects() {
+        Set<String> objects = new java.util.TreeSet<>();
+        client.secrets()
+                .inNamespace(WORKLOAD)
+                .list()
+                .getItems()
+                .forEach(o -> objects.add("Secret/" + o.getMetadata().getName()));
+        client.configMaps()
+                .inNamespace(WORKLOAD)
+                .list()
+                .getItems()
+                .forEach(o -> objects.add("ConfigMap/" + o.getMetadata().getName()));
+        client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(WORKLOAD)
+                .list()
+                .getItems()
+                .forEach(o -> objects.add("Job/" + o.getMetadata().getName()));
+        client.pods().inNamespace(WORKLOAD).list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .forEach(o -> objects.add("Pod/" + o.getMetadata().getName()));
+        return objects;
     }
 
     private Path proposal(String spec) {

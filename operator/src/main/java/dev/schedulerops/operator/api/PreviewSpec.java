@@ -3,7 +3,6 @@ package dev.schedulerops.operator.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -16,11 +15,6 @@ import java.util.List;
         value = "has(self.proposal) != has(self.explain)",
         message = "give either proposal (preview a SchedulerProfile) or explain (a pod), not both and not neither",
         reason = "FieldValueInvalid")
-@ValidationRule(
-        value = "!has(self.pods) || has(self.proposal)",
-        message = "pods are sample pods for a proposal; an explanation replays the pod it names",
-        fieldPath = ".pods",
-        reason = "FieldValueForbidden")
 public class PreviewSpec {
     /** How long a sandbox may run by default, and at most. */
     public static final int DEFAULT_TIMEOUT_SECONDS = 300;
@@ -40,7 +34,6 @@ public class PreviewSpec {
     @JsonPropertyDescription("Sample pods to place under the proposal, in this order, as new pods; without them the"
             + " profile's current pods are placed again. Only what scheduling reads is used.")
     @Size(max = MAX_SAMPLE_PODS)
-    @PreserveUnknownFields
     private List<JsonNode> pods;
 
     @JsonPropertyDescription("Seconds the sandbox may run before the preview fails and the sandbox is removed.")

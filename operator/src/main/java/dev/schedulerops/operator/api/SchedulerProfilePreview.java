@@ -33,7 +33,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ValidationRule(
         value = "self.metadata.name.size() <= 55",
         message = "a preview's name is at most 55 characters: its sandbox pod and label are named after it",
-        reason = "FieldValueTooLong")
+        reason = "FieldValueInvalid")
 public class SchedulerProfilePreview extends CustomResource<PreviewSpec, PreviewStatus> {
     /** A new kind, not yet declared stable: v1alpha1 (SchedulerProfile is v1beta1). */
     public static final String VERSION = "v1alpha1";

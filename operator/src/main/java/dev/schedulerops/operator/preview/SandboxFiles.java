@@ -22,6 +22,20 @@ public final class SandboxFiles {
     private SandboxFiles() {}
 
     public static void write(SandboxLayout layout, SandboxPlan plan) throws IOException {
+        writeControlPlane(layout);
+        for (SandboxPlan.Run run : plan.runs()) {
+            Files.writeString(
+                    layout.schedulerConfig(run.name()),
+                    SandboxSchedulerConfig.adapt(
+                            run.schedulerConfig(),
+                            run.sandboxSchedulerName(),
+                            layout.kubeconfig().toString(),
+                            run.extender() == null ? null : layout.extenderUrl(run.name())));
+        }
+    }
+
+    /** The files of etcd and kube-apiserver alone (a bare API server: the cost benchmark's "live" cluster). */
+    public static void writeControlPlane(SandboxLayout layout) throws IOException {
         Files.createDirectories(layout.dir());
         Files.createDirectories(layout.etcdData());
         Files.createDirectories(layout.certificates());
@@ -34,15 +48,6 @@ public final class SandboxFiles {
         pem(layout.serviceAccountKey(), "PRIVATE KEY", keys.getPrivate().getEncoded());
         pem(layout.serviceAccountPublicKey(), "PUBLIC KEY", keys.getPublic().getEncoded());
         Files.writeString(layout.kubeconfig(), kubeconfig(layout.apiServerUrl(), token));
-        for (SandboxPlan.Run run : plan.runs()) {
-            Files.writeString(
-                    layout.schedulerConfig(run.name()),
-                    SandboxSchedulerConfig.adapt(
-                            run.schedulerConfig(),
-                            run.sandboxSchedulerName(),
-                            layout.kubeconfig().toString(),
-                            run.extender() == null ? null : layout.extenderUrl(run.name())));
-        }
     }
 
     /**

@@ -85,7 +85,7 @@ public final class SandboxPodRenderer {
                 plan.runs().stream().map(SandboxPlan.Run::name).toList());
         String planJson = Json.write(plan);
         List<Container> init = new ArrayList<>();
-        init.add(step(PREPARE, images.operator(), planJson, false));
+        init.add(step(PREPARE, "prepare", images.operator(), planJson, false));
         init.add(sidecar(ETCD, images.etcd(), SandboxCommands.etcd("etcd", layout), Map.of(), Sizes.ETCD));
         init.add(sidecar(
                 API_SERVER,
@@ -93,7 +93,7 @@ public final class SandboxPodRenderer {
                 SandboxCommands.apiServer("kube-apiserver", layout),
                 Map.of(),
                 Sizes.API_SERVER));
-        init.add(step(LOAD, images.operator(), planJson, true));
+        init.add(step(LOAD, "load", images.operator(), planJson, true));
         for (SandboxPlan.Run run : plan.runs()) {
             if (run.extender() != null) {
                 init.add(sidecar(
@@ -110,7 +110,7 @@ public final class SandboxPodRenderer {
                     Map.of(),
                     Sizes.SCHEDULER));
         }
-        Container driver = step(DRIVER, images.operator(), planJson, true);
+        Container driver = step(DRIVER, "drive", images.operator(), planJson, true);
         driver.getEnv().add(fieldRef(POD_NAME_ENV, "metadata.name"));
         driver.getEnv().add(fieldRef(POD_NAMESPACE_ENV, "metadata.namespace"));
         Map<String, String> allLabels = new LinkedHashMap<>(labels);
@@ -136,14 +136,17 @@ public final class SandboxPodRenderer {
                 .build();
     }
 
-    /** An operator-image step: {@code sandbox <step>} with the plan; {@code liveApi}: it reads the live cluster. */
-    private static Container step(String step, String image, String planJson, boolean liveApi) {
-        List<VolumeMount> mounts = new ArrayList<>(commonMounts());
+    /**
+     * An operator-image container running {@code sandbox <step>} with the plan; {@code liveApi}: it reads the live
+     * cluster.
+     */
+    private static Container step(String name, String step, String image, String planJson, boolean liveApi) {
+        List<VolumeMount> mounts = new ArrayList<>(commonMounts(name));
         if (liveApi) {
             mounts.add(mount(LIVE_API_VOLUME, LIVE_API_MOUNT, true));
         }
         return new ContainerBuilder()
-                .withName(step)
+                .withName(name)
                 .withImage(image)
                 .withArgs("sandbox", step)
                 .withEnv(new ArrayList<>(List.of(new EnvVar(PLAN_ENV, planJson, null))))
@@ -161,7 +164,7 @@ public final class SandboxPodRenderer {
                 .withRestartPolicy("Always")
                 .withResources(size)
                 .withSecurityContext(PodSecurity.container())
-                .withVolumeMounts(commonMounts());
+                .withVolumeMounts(commonMounts(name));
         if (command != null) {
             container.withCommand(command);
         }
@@ -180,10 +183,11 @@ public final class SandboxPodRenderer {
                 .build();
     }
 
-    private static List<VolumeMount> commonMounts() {
-        return List.of(
-                mount(SANDBOX_VOLUME, SandboxLayout.IN_POD_DIRECTORY.toString(), false),
-                mount(TMP_VOLUME, "/tmp", false));
+    /** The shared sandbox directory, and a /tmp of the container's own (each JVM is pid 1 of its container). */
+    private static List<VolumeMount> commonMounts(String container) {
+        VolumeMount tmp = mount(TMP_VOLUME, "/tmp", false);
+        tmp.setSubPath(container);
+        return List.of(mount(SANDBOX_VOLUME, SandboxLayout.IN_POD_DIRECTORY.toString(), false), tmp);
     }
 
     private static VolumeMount mount(String volume, String path, boolean readOnly) {

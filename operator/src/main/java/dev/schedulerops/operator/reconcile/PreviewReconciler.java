@@ -170,6 +170,11 @@ public class PreviewReconciler implements Reconciler<SchedulerProfilePreview> {
         SandboxPlan.Limits limits = new SandboxPlan.Limits(
                 timeout, SandboxPlan.Limits.DEFAULT.podTimeoutSeconds(), SandboxPlan.Limits.DEFAULT.probedNodes());
         if (spec.getExplain() != null) {
+            if (spec.getPods() != null && !spec.getPods().isEmpty()) {
+                return new PreviewPlanner.Refused(
+                        "InvalidRequest",
+                        List.of("spec.pods are sample pods for a proposal; an explanation replays the pod it names"));
+            }
             PreviewSpec.ExplainTarget target = spec.getExplain();
             SchedulerProfile live = client.resources(SchedulerProfile.class)
                     .withName(target.getProfile())
