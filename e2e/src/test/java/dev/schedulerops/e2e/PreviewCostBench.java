@@ -86,7 +86,14 @@ class PreviewCostBench {
                     """
                             .formatted(PROFILE, LABEL));
             Path kubeconfig = liveLayout.kubeconfig();
+            Path cpu = work.resolve("cpu.txt");
             List<String> command = List.of(
+                    // the CPU of the CLI and of every process it started (each reaped by it)
+                    "/usr/bin/time",
+                    "-o",
+                    cpu.toString(),
+                    "-f",
+                    "%e %U %S",
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-XX:+UseSerialGC",
                     "-jar",
@@ -123,7 +130,12 @@ class PreviewCostBench {
             assertThat(report.path("rows")).hasSize(PODS_TO_PLACE);
             long placedCurrent = count(report, "current");
             long placedProposal = count(report, "proposal");
-            results.write(Path.of(target()), body(report, millis, fillSeconds, memory, placedCurrent, placedProposal));
+            String[] times = Files.readString(cpu).trim().split("\\s+");
+            double cpuSeconds =
+                    Double.parseDouble(times[times.length - 2]) + Double.parseDouble(times[times.length - 1]);
+            results.write(
+                    Path.of(target()),
+                    body(report, millis, cpuSeconds, fillSeconds, memory, placedCurrent, placedProposal));
             assertThat(Duration.ofMillis(millis)).as("end to end").isLessThanOrEqualTo(GOAL);
         }
     }
@@ -137,7 +149,13 @@ class PreviewCostBench {
     }
 
     private String body(
-            JsonNode report, long millis, long fillSeconds, MemorySampler memory, long current, long proposal) {
+            JsonNode report,
+            long millis,
+            double cpuSeconds,
+            long fillSeconds,
+            MemorySampler memory,
+            long current,
+            long proposal) {
         StringBuilder b = new StringBuilder();
         b.append("`sandbox local` (the operator jar, as a process) previewing a weight change (Filter + Prioritize,"
                         + " weight 1 -> 20) of a profile whose ")
@@ -160,6 +178,9 @@ class PreviewCostBench {
                 .append(GOAL.toSeconds())
                 .append(" s: ")
                 .append(millis <= GOAL.toMillis() ? "met" : "missed")
+                .append(" |\n");
+        b.append("| CPU of the process tree (user + system, every process it started) | ")
+                .append(String.format("%.1f s", cpuSeconds))
                 .append(" |\n");
         b.append("| peak memory of the process tree (RSS, sum) | ")
                 .append(memory.peakTotalMb())
@@ -187,6 +208,12 @@ class PreviewCostBench {
                 .append(e.getKey())
                 .append(" | ")
                 .append(e.getValue().asLong())
+                .append(" |\n"));
+        b.append("\nCPU per program (s, user + system, as last sampled):\n\n| program | s |\n|---|---:|\n");
+        memory.cpuByProgramSeconds().forEach((k, v) -> b.append("| ")
+                .append(k)
+                .append(" | ")
+                .append(String.format("%.1f", v))
                 .append(" |\n"));
         b.append("\nPeak memory per program (RSS, MB; the largest sample of each, not at the same instant):\n\n");
         b.append("| program | MB |\n|---|---:|\n");
@@ -386,6 +413,10 @@ class PreviewCostBench {
         private volatile boolean running = true;
         private long peakTotalKb;
         private final Map<String, Long> peakByProgramKb = new LinkedHashMap<>();
+        /** Each process's CPU ticks as last seen (utime + stime, 1/100 s), and its program. */
+        private final Map<Long, Long> ticks = new LinkedHashMap<>();
+
+        private final Map<Long, String> programs = new LinkedHashMap<>();
 
         MemorySampler(long root) {
             super("memory-sampler");
@@ -414,6 +445,7 @@ class PreviewCostBench {
         private synchronized void sample() {
             Map<Long, Long> parents = new LinkedHashMap<>();
             Map<Long, String> names = new LinkedHashMap<>();
+            Map<Long, Long> cpuTicks = new LinkedHashMap<>();
             Map<Long, Long> rss = new LinkedHashMap<>();
             try (var dirs = Files.list(Path.of("/proc"))) {
                 for (Path dir : dirs.toList()) {
@@ -426,6 +458,11 @@ class PreviewCostBench {
                         long ppid = 0;
                         long kb = 0;
                         String program = "?";
+                        String cmdline = Files.readString(dir.resolve("cmdline"));
+                        String stat = Files.readString(dir.resolve("stat"));
+                        String[] fields =
+                                stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        long cpu = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
                         for (String line : Files.readAllLines(dir.resolve("status"))) {
                             if (line.startsWith("PPid:")) {
                                 ppid = Long.parseLong(line.substring(5).trim());
@@ -435,8 +472,14 @@ class PreviewCostBench {
                                 program = line.substring(5).trim();
                             }
                         }
+                        if (cmdline.contains("schedulerops-operator.jar")) {
+                            program = "preview CLI (java)";
+                        } else if (cmdline.contains("schedulerops-extender.jar")) {
+                            program = "extender (java)";
+                        }
                         parents.put(pid, ppid);
                         names.put(pid, program);
+                        cpuTicks.put(pid, cpu);
                         rss.put(pid, kb);
                     } catch (IOException | RuntimeException gone) {
                         // the process ended while we read it
@@ -450,8 +493,10 @@ class PreviewCostBench {
             for (long pid : rss.keySet()) {
                 if (descends(pid, parents)) {
                     total += rss.get(pid);
-                    String program = pid == root ? "preview CLI (java)" : names.get(pid);
+                    String program = names.get(pid);
                     byProgram.merge(program, rss.get(pid), Long::sum);
+                    ticks.put(pid, cpuTicks.getOrDefault(pid, 0L));
+                    programs.put(pid, program);
                 }
             }
             peakTotalKb = Math.max(peakTotalKb, total);
@@ -465,6 +510,13 @@ class PreviewCostBench {
                 }
             }
             return false;
+        }
+
+        /** CPU seconds per program, as last sampled (a process's last 250 ms before it ended are missed). */
+        synchronized Map<String, Double> cpuByProgramSeconds() {
+            Map<String, Double> seconds = new LinkedHashMap<>();
+            ticks.forEach((pid, t) -> seconds.merge(programs.get(pid), t / 100.0, Double::sum));
+            return seconds;
         }
 
         synchronized long peakTotalMb() {

@@ -15,14 +15,14 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sandbox prepare|load|drive}: the steps of a preview's sandbox pod, run by its containers (the operator
+ * {@code sandbox prepare|drive}: the steps of a preview's sandbox pod, run by its containers (the operator
  * renders the pod; see SandboxPodRenderer). Not for people: {@code sandbox local} and the kubectl plugin are.
  */
 @Command(
         name = "sandbox",
         mixinStandardHelpOptions = true,
         description = {
-            "The steps of a preview's sandbox pod (prepare, load, drive), run by its containers with the plan in "
+            "The steps of a preview's sandbox pod (prepare, drive), run by its containers with the plan in "
                     + SandboxPodRenderer.PLAN_ENV + "; 'sandbox local' runs a whole sandbox on this machine."
         },
         subcommands = {LocalSandboxCommand.class})
@@ -30,7 +30,7 @@ public final class SandboxCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "STEP", description = "prepare, load or drive")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "STEP", description = "prepare or drive")
     String step;
 
     @Override
@@ -49,11 +49,6 @@ public final class SandboxCommand implements Callable<Integer> {
         try {
             switch (step) {
                 case "prepare" -> sandbox.prepare();
-                case "load" -> {
-                    try (KubernetesClient live = new KubernetesClientBuilder().build()) {
-                        sandbox.load(live);
-                    }
-                }
                 case "drive" -> {
                     try (KubernetesClient live = new KubernetesClientBuilder().build()) {
                         SandboxResult result = sandbox.drive(
@@ -64,7 +59,7 @@ public final class SandboxCommand implements Callable<Integer> {
                     }
                 }
                 default -> {
-                    spec.commandLine().getErr().println("sandbox: no step '" + step + "' (prepare, load, drive)");
+                    spec.commandLine().getErr().println("sandbox: no step '" + step + "' (prepare, drive)");
                     return 2;
                 }
             }

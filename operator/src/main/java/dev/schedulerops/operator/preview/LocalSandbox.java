@@ -64,7 +64,11 @@ public final class LocalSandbox implements AutoCloseable {
                 workDir, plan.runs().stream().map(SandboxPlan.Run::name).toList(), LocalSandbox::freePort);
     }
 
-    /** Reads the live cluster, loads the sandbox, places the pods; the live cluster is only read. */
+    /**
+     * Starts every component at once (the extenders and schedulers wait for the API server), reads the live cluster
+     * meanwhile, fills the sandbox, waits until each run holds all of it, places the pods; the live cluster is only
+     * read.
+     */
     public SandboxResult run(KubernetesClient live) throws IOException {
         Deadline deadline = Deadline.in(Duration.ofSeconds(plan.limits().timeoutSeconds()));
         Map<String, Long> timings = new LinkedHashMap<>();
@@ -72,6 +76,9 @@ public final class LocalSandbox implements AutoCloseable {
         SandboxFiles.write(layout, plan);
         launch("etcd", SandboxCommands.etcd(binaries.etcd().toString(), layout), Map.of());
         launch("kube-apiserver", SandboxCommands.apiServer(binaries.apiServer().toString(), layout), Map.of());
+        for (SandboxPlan.Run run : plan.runs()) {
+            startRun(run);
+        }
         Snapshot snapshot = new SnapshotReader(live).read(plan.selection());
         timings.put("read", SandboxDriver.millisSince(start));
         SandboxContents contents = SandboxContents.of(snapshot, plan.selection());
@@ -81,21 +88,25 @@ public final class LocalSandbox implements AutoCloseable {
             long loading = System.nanoTime();
             SandboxLoader.load(sandbox, contents);
             timings.put("load", SandboxDriver.millisSince(loading));
-            long starting = System.nanoTime();
+            long readying = System.nanoTime();
             SandboxReadiness readiness = new SandboxReadiness();
             for (SandboxPlan.Run run : plan.runs()) {
-                startRun(run, contents);
+                readiness.awaitRun(
+                        layout,
+                        run,
+                        plan.startsExtender(run),
+                        contents.nodes().size(),
+                        contents.boundPods().size(),
+                        deadline,
+                        this::requireAlive);
             }
-            for (SandboxPlan.Run run : plan.runs()) {
-                readiness.awaitRun(layout, run, deadline, this::requireAlive);
-            }
-            timings.put("start", SandboxDriver.millisSince(starting));
+            timings.put("ready", SandboxDriver.millisSince(readying));
             return new SandboxDriver(sandbox, plan, contents, logs, deadline).drive(snapshot.size(), timings);
         }
     }
 
-    private void startRun(SandboxPlan.Run run, SandboxContents contents) throws IOException {
-        if (run.extender() != null) {
+    private void startRun(SandboxPlan.Run run) throws IOException {
+        if (plan.startsExtender(run)) {
             Map<String, String> env = new HashMap<>(SandboxCommands.extenderEnv(layout, run));
             // The pod's heap is a share of its memory limit; a process has none: a fixed heap instead.
             env.put("JAVA_TOOL_OPTIONS", "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
@@ -107,19 +118,13 @@ public final class LocalSandbox implements AutoCloseable {
                             binaries.extenderJar().toString()),
                     env);
         }
-        SchedulerLog log = new SchedulerLog(detailedPods(contents));
+        SchedulerLog log = new SchedulerLog(plan.detailedPods());
         logs.put(run.name(), log);
         Process scheduler = launchPiped(
                 "scheduler-" + run.name(),
                 SandboxCommands.scheduler(binaries.scheduler().toString(), layout, run),
                 log);
         processes.put("scheduler-" + run.name(), scheduler);
-    }
-
-    private java.util.Set<String> detailedPods(SandboxContents contents) {
-        return plan.mode() == SandboxPlan.Mode.EXPLAIN
-                ? java.util.Set.of(contents.podsToPlace().get(0).key())
-                : java.util.Set.of();
     }
 
     private void launch(String name, List<String> command, Map<String, String> env) throws IOException {
@@ -194,14 +199,12 @@ public final class LocalSandbox implements AutoCloseable {
         }
     }
 
+    /** At once: nothing of a sandbox is kept, so nothing needs a graceful stop (kube-apiserver's takes seconds). */
     private static void stop(Process process) {
-        process.destroy();
+        process.destroyForcibly();
         try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
+            process.waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
-            process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
     }

@@ -5,11 +5,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Places one pod at a time in the sandbox, as pods arrive one after the other in a cluster: creates it for the run's
@@ -21,18 +19,18 @@ final class PodPlacer {
     static final Duration LOG_LAG = Duration.ofSeconds(10);
 
     private final KubernetesClient sandbox;
-    private final TerminationFinisher terminations;
+    private final SandboxPodWatch pods;
     private final Duration podTimeout;
 
-    PodPlacer(KubernetesClient sandbox, TerminationFinisher terminations, Duration podTimeout) {
+    PodPlacer(KubernetesClient sandbox, SandboxPodWatch pods, Duration podTimeout) {
         this.sandbox = sandbox;
-        this.terminations = terminations;
+        this.pods = pods;
         this.podTimeout = podTimeout;
     }
 
     Placement place(String schedulerName, String namespace, String name, ObjectNode pod, SchedulerLog log) {
         String key = namespace + "/" + name;
-        int mark = terminations.mark();
+        int mark = pods.mark();
         try {
             SandboxApi.create(sandbox, pod);
         } catch (SandboxException e) {
@@ -40,12 +38,13 @@ final class PodPlacer {
         }
         Pod decided;
         try {
-            decided = sandbox.pods()
-                    .inNamespace(namespace)
-                    .withName(name)
-                    .waitUntilCondition(PodPlacer::decided, podTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (KubernetesClientTimeoutException e) {
-            Pod last = sandbox.pods().inNamespace(namespace).withName(name).get();
+            decided = pods.await(namespace, name, PodPlacer::decided, podTimeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SandboxException("interrupted", e);
+        }
+        if (!decided(decided)) {
+            Pod last = decided;
             return new Placement(
                     key,
                     Placement.Verdict.NO_VERDICT,
@@ -74,7 +73,7 @@ final class PodPlacer {
             Thread.currentThread().interrupt();
             throw new SandboxException("interrupted", e);
         }
-        return new Placement(key, Placement.Verdict.BOUND, node, null, scoring, terminations.since(mark));
+        return new Placement(key, Placement.Verdict.BOUND, node, null, scoring, pods.since(mark));
     }
 
     /** Bound, or unschedulable with no node nominated for it (a nominated pod waits for its victims to go). */
@@ -105,7 +104,7 @@ final class PodPlacer {
 
     /** Deletes a pod at once (no kubelet would finish a graceful deletion). */
     void remove(String namespace, String name) {
-        terminations.ours(namespace, name);
+        pods.ours(namespace, name);
         try {
             sandbox.pods()
                     .inNamespace(namespace)

@@ -7,21 +7,19 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * The steps of a sandbox pod (see {@link SandboxPodRenderer} for the pod): {@link #prepare} (an init container:
- * the files), {@link #load} (an init container, once etcd and kube-apiserver run as sidecars: reads the live cluster
- * and fills the sandbox, before any scheduler starts), and {@link #drive} (the main container, once the extenders and
- * schedulers run as sidecars: places the pods and prints the result on its log). The live cluster is read with the
- * sandbox's own ServiceAccount, which may only read.
+ * The steps of a sandbox pod (see {@link SandboxPodRenderer} for the pod): {@link #prepare} (an init container: the
+ * files), then, while etcd, kube-apiserver and each run's extender and kube-scheduler start as sidecars, {@link
+ * #drive} (the main container): reads the live cluster, fills the sandbox, waits until each run holds all of it,
+ * places the pods and prints the result on its log. The live cluster is read with the sandbox's own ServiceAccount,
+ * which may only read.
  */
 public final class PodSandbox {
     private final SandboxPlan plan;
@@ -37,53 +35,47 @@ public final class PodSandbox {
         SandboxFiles.write(layout, plan);
     }
 
-    public void load(KubernetesClient live) throws IOException {
-        Deadline deadline = Deadline.in(Duration.ofSeconds(plan.limits().timeoutSeconds()));
-        Map<String, Long> timings = new LinkedHashMap<>();
-        long start = System.nanoTime();
-        Snapshot snapshot = new SnapshotReader(live).read(plan.selection());
-        timings.put("read", SandboxDriver.millisSince(start));
-        SandboxContents contents = SandboxContents.of(snapshot, plan.selection());
-        try (KubernetesClient sandbox = SandboxApi.client(layout, SandboxFiles.token(layout))) {
-            SandboxApi.awaitReady(sandbox, deadline.left(), () -> {});
-            timings.put("apiserver", SandboxDriver.millisSince(start));
-            long loading = System.nanoTime();
-            SandboxLoader.load(sandbox, contents);
-            timings.put("load", SandboxDriver.millisSince(loading));
-        }
-        Files.writeString(layout.contents(), Json.write(new LoadedSandbox(contents, snapshot.size(), timings)));
-    }
-
     /**
-     * @param live the live cluster, read for this pod's scheduler containers' logs only
+     * @param live the live cluster: read for the snapshot, and for this pod's scheduler containers' logs
      * @param namespace this pod's namespace
      * @param pod this pod's name
      */
     public SandboxResult drive(KubernetesClient live, String namespace, String pod) throws IOException {
         Deadline deadline = Deadline.in(Duration.ofSeconds(plan.limits().timeoutSeconds()));
-        LoadedSandbox loaded = Json.read(Files.readString(layout.contents()), LoadedSandbox.class);
+        Map<String, Long> timings = new LinkedHashMap<>();
+        long start = System.nanoTime();
         Map<String, SchedulerLog> logs = new HashMap<>();
         List<LogWatch> follows = new ArrayList<>();
-        Set<String> detailed = plan.mode() == SandboxPlan.Mode.EXPLAIN
-                ? Set.of(loaded.contents().podsToPlace().get(0).key())
-                : Set.of();
         try {
-            long starting = System.nanoTime();
             for (SandboxPlan.Run run : plan.runs()) {
-                SchedulerLog log = new SchedulerLog(detailed);
+                SchedulerLog log = new SchedulerLog(plan.detailedPods());
                 logs.put(run.name(), log);
                 follows.add(
                         follow(live, namespace, pod, SandboxPodRenderer.schedulerContainer(run.name()), log, deadline));
             }
-            SandboxReadiness readiness = new SandboxReadiness();
-            for (SandboxPlan.Run run : plan.runs()) {
-                readiness.awaitRun(layout, run, deadline, () -> {});
-            }
-            Map<String, Long> timings = new LinkedHashMap<>(loaded.timings());
-            timings.put("start", SandboxDriver.millisSince(starting));
+            Snapshot snapshot = new SnapshotReader(live).read(plan.selection());
+            timings.put("read", SandboxDriver.millisSince(start));
+            SandboxContents contents = SandboxContents.of(snapshot, plan.selection());
             try (KubernetesClient sandbox = SandboxApi.client(layout, SandboxFiles.token(layout))) {
-                return new SandboxDriver(sandbox, plan, loaded.contents(), logs, deadline)
-                        .drive(loaded.size(), timings);
+                SandboxApi.awaitReady(sandbox, deadline.left(), () -> {});
+                timings.put("apiserver", SandboxDriver.millisSince(start));
+                long loading = System.nanoTime();
+                SandboxLoader.load(sandbox, contents);
+                timings.put("load", SandboxDriver.millisSince(loading));
+                long readying = System.nanoTime();
+                SandboxReadiness readiness = new SandboxReadiness();
+                for (SandboxPlan.Run run : plan.runs()) {
+                    readiness.awaitRun(
+                            layout,
+                            run,
+                            plan.startsExtender(run),
+                            contents.nodes().size(),
+                            contents.boundPods().size(),
+                            deadline,
+                            () -> {});
+                }
+                timings.put("ready", SandboxDriver.millisSince(readying));
+                return new SandboxDriver(sandbox, plan, contents, logs, deadline).drive(snapshot.size(), timings);
             }
         } finally {
             follows.forEach(LogWatch::close);

@@ -171,32 +171,37 @@ public record PreviewReport(
                 counts[Change.NEW.ordinal()],
                 ties,
                 replayDiffers);
+        List<String> notes = new ArrayList<>(result.notes());
+        long windowed = result.runs().stream()
+                .flatMap(r -> r.placements().stream())
+                .filter(p -> p.scoring() != null
+                        && p.scoring().evaluatedNodes() < result.snapshot().nodes())
+                .count();
+        if (windowed > 0) {
+            notes.add(windowed + " placement(s) looked at fewer nodes than the cluster has (percentageOfNodesToScore):"
+                    + " kube-scheduler stops once it has found enough feasible nodes, starting where its last cycle"
+                    + " stopped, so the live scheduler may look at others (docs/preview.md, Limits).");
+        }
         boolean fail = totals.newlyUnschedulable() > 0;
         String message = fail
                 ? totals.newlyUnschedulable() + " pod(s) that schedule today would be unschedulable under the proposal"
                 : "no pod that schedules today would be unschedulable under the proposal";
-        return new PreviewReport(
-                rows, totals, fail ? FAIL : PASS, message, result.notes(), result.snapshot(), result.timings());
+        return new PreviewReport(rows, totals, fail ? FAIL : PASS, message, notes, result.snapshot(), result.timings());
     }
 
     /**
      * What the proposal changes for one pod. "Schedules today": a live pod bound today, or a sample pod the current
-     * configuration places.
+     * configuration places. A pod both configurations place is compared between the two sandbox runs (a live pod may
+     * be pending today for reasons the replay does not have, e.g. no scheduler ran).
      */
     static Change change(Outcome today, Outcome current, Outcome proposal) {
         Outcome before = current != null ? current : today;
-        if (before == null) {
-            return proposal.bound() ? Change.NEW : Change.STILL_UNSCHEDULABLE;
-        }
-        boolean schedulesToday = today != null ? today.bound() : before.bound();
-        if (schedulesToday && !proposal.bound()) {
-            return Change.NEWLY_UNSCHEDULABLE;
-        }
-        if (!schedulesToday && proposal.bound()) {
-            return Change.NO_LONGER_UNSCHEDULABLE;
-        }
+        boolean schedulesToday = today != null ? today.bound() : before != null && before.bound();
         if (!proposal.bound()) {
-            return Change.STILL_UNSCHEDULABLE;
+            return schedulesToday ? Change.NEWLY_UNSCHEDULABLE : Change.STILL_UNSCHEDULABLE;
+        }
+        if (before == null) {
+            return Change.NEW;
         }
         if (!before.bound()) {
             return Change.NO_LONGER_UNSCHEDULABLE;

@@ -67,7 +67,10 @@ public final class SandboxCommands {
                 binary,
                 "--config=" + layout.schedulerConfig(run.name()),
                 "--bind-address=127.0.0.1",
-                "--secure-port=" + layout.ports(run.name()).schedulerPort()));
+                "--secure-port=" + layout.ports(run.name()).schedulerPort(),
+                // Its cache sizes on /metrics tell when it has listed the whole sandbox (SandboxReadiness); the port
+                // is on the sandbox's loopback only.
+                "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics"));
         command.addAll(SCHEDULER_LOGGING);
         command.addAll(run.schedulerFlags());
         return command;

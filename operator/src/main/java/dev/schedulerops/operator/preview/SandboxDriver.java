@@ -47,9 +47,9 @@ public final class SandboxDriver {
         List<SandboxResult.RunPlacements> runs = new ArrayList<>();
         List<NodeVerdict> verdicts = List.of();
         int unprobed = 0;
-        try (TerminationFinisher terminations = new TerminationFinisher(sandbox)) {
+        try (SandboxPodWatch pods = new SandboxPodWatch(sandbox)) {
             PodPlacer placer = new PodPlacer(
-                    sandbox, terminations, Duration.ofSeconds(plan.limits().podTimeoutSeconds()));
+                    sandbox, pods, Duration.ofSeconds(plan.limits().podTimeoutSeconds()));
             for (int i = 0; i < plan.runs().size(); i++) {
                 SandboxPlan.Run run = plan.runs().get(i);
                 long start = System.nanoTime();

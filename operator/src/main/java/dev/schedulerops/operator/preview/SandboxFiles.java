@@ -30,7 +30,7 @@ public final class SandboxFiles {
                             run.schedulerConfig(),
                             run.sandboxSchedulerName(),
                             layout.kubeconfig().toString(),
-                            run.extender() == null ? null : layout.extenderUrl(run.name())));
+                            run.extender() == null ? null : layout.extenderUrl(plan.extenderServing(run))));
         }
     }
 

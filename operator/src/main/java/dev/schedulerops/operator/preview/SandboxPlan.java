@@ -37,6 +37,53 @@ public record SandboxPlan(Mode mode, PodSelection selection, List<Run> runs, Lim
         }
     }
 
+    /** The pods whose scores are kept on every node: an explanation's one pod. */
+    public java.util.Set<String> detailedPods() {
+        return mode == Mode.EXPLAIN
+                ? java.util.Set.of(selection.namespace() + "/" + selection.name())
+                : java.util.Set.of();
+    }
+
+    /**
+     * The run whose extender serves {@code run}: its own, or the current run's when the proposal runs the very same
+     * extender (same image, same environment: a weight, verb-order or plugin change) and does not bind (a bind names
+     * its scheduler). One extender then answers both schedulers, one after the other: one JVM less to start.
+     */
+    public String extenderServing(Run run) {
+        Optional<Run> current = run(CURRENT);
+        if (run.name().equals(PROPOSAL)
+                && run.extender() != null
+                && current.isPresent()
+                && current.get().extender() != null
+                && run.extender().image().equals(current.get().extender().image())
+                && withoutSchedulerName(run.extender().env())
+                        .equals(withoutSchedulerName(current.get().extender().env()))
+                && !binds(run)
+                && !binds(current.get())) {
+            return CURRENT;
+        }
+        return run.name();
+    }
+
+    private static boolean binds(Run run) {
+        return java.util.Arrays.asList(run.extender()
+                        .env()
+                        .getOrDefault("SCHEDULEROPS_VERBS", "")
+                        .split(","))
+                .contains("Bind");
+    }
+
+    private static Map<String, String> withoutSchedulerName(Map<String, String> env) {
+        Map<String, String> copy = new java.util.HashMap<>(env);
+        copy.remove("SCHEDULEROPS_SCHEDULER_NAME");
+        return copy;
+    }
+
+    /** Whether the run starts an extender of its own. */
+    public boolean startsExtender(Run run) {
+        return run.extender() != null && extenderServing(run).equals(run.name());
+    }
+
     public Optional<Run> run(String name) {
         return runs.stream().filter(r -> r.name().equals(name)).findFirst();
     }

@@ -28,20 +28,18 @@ import java.util.Map;
  * <ol>
  *   <li>{@code prepare} (operator image): the sandbox's files;
  *   <li>{@code etcd} and {@code kube-apiserver} (the cluster's version), on the pod's loopback;
- *   <li>{@code load} (operator image): reads the live cluster, fills the sandbox;
  *   <li>per run, {@code extender-<run>} and {@code scheduler-<run>}: the profile's extender and kube-scheduler
- *       images, the operator's rendered configuration, connected to the sandbox;
- *   <li>{@code driver} (operator image): places the pods, prints the result.
+ *       images, the operator's rendered configuration, connected to the sandbox (they wait for its API server);
+ *   <li>{@code driver} (operator image): reads the live cluster, fills the sandbox, places the pods, prints the
+ *       result.
  * </ol>
  *
- * Only {@code load} and {@code driver} get a token of the live cluster (a projected volume; the pod mounts none by
- * default). Pure.
+ * Only {@code driver} gets a token of the live cluster (a projected volume; the pod mounts none by default). Pure.
  */
 public final class SandboxPodRenderer {
     public static final String PREPARE = "prepare";
     public static final String ETCD = "etcd";
     public static final String API_SERVER = "kube-apiserver";
-    public static final String LOAD = "load";
     public static final String DRIVER = "driver";
     /** The environment variable that carries the plan (JSON). */
     public static final String PLAN_ENV = "SCHEDULEROPS_SANDBOX_PLAN";
@@ -93,9 +91,8 @@ public final class SandboxPodRenderer {
                 SandboxCommands.apiServer("kube-apiserver", layout),
                 Map.of(),
                 Sizes.API_SERVER));
-        init.add(step(LOAD, "load", images.operator(), planJson, true));
         for (SandboxPlan.Run run : plan.runs()) {
-            if (run.extender() != null) {
+            if (plan.startsExtender(run)) {
                 init.add(sidecar(
                         extenderContainer(run.name()),
                         run.extender().image(),

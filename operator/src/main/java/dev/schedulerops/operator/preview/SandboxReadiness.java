@@ -8,14 +8,19 @@ import java.net.http.HttpResponse;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 
 /**
- * Waits until a run's extender (its /readyz: the node cache has listed the sandbox's nodes) and kube-scheduler (its
- * /readyz: informers synced, event handlers registered) answer, before the first pod of the run is created: with
- * {@code ignorable: true} a pod placed while the extender is not up yet would be placed without it.
+ * Waits until a run's extender and kube-scheduler are ready and hold the whole sandbox, before the first pod of the
+ * run is created: they start while the sandbox is being filled, so /readyz (informers synced) is not enough. The
+ * extender's node cache must hold every node ({@code schedulerops_extender_node_cache_nodes}, when it keeps one), and
+ * kube-scheduler's cache every node and every bound pod ({@code scheduler_cache_size}, named {@code
+ * scheduler_scheduler_cache_size} before 1.34). With {@code ignorable: true}, a pod placed while the extender is not
+ * up would be placed without it.
  */
 final class SandboxReadiness {
     private static final Duration POLL = Duration.ofMillis(100);
@@ -28,35 +33,79 @@ final class SandboxReadiness {
             .sslContext(trustingLoopback())
             .build();
 
-    void awaitRun(SandboxLayout layout, SandboxPlan.Run run, Deadline deadline, Runnable stillAlive) {
+    /**
+     * @param ownExtender whether the run started an extender of its own (else it shares another run's)
+     * @param nodes how many Nodes the sandbox holds
+     * @param boundPods how many bound pods it holds
+     */
+    void awaitRun(
+            SandboxLayout layout,
+            SandboxPlan.Run run,
+            boolean ownExtender,
+            int nodes,
+            int boundPods,
+            Deadline deadline,
+            Runnable alive) {
         SandboxLayout.RunPorts ports = layout.ports(run.name());
-        if (run.extender() != null) {
+        if (ownExtender) {
+            String health = "http://127.0.0.1:" + ports.extenderHealthPort();
+            await("the " + run.name() + " extender", health + "/readyz", body -> true, deadline, alive);
             await(
-                    "the " + run.name() + " extender",
-                    "http://127.0.0.1:" + ports.extenderHealthPort() + "/readyz",
+                    "the " + run.name() + " extender's node cache (" + nodes + " nodes)",
+                    health + "/metrics",
+                    body -> gauge(body, "schedulerops_extender_node_cache_nodes")
+                            .map(n -> n == nodes)
+                            .orElse(true),
                     deadline,
-                    stillAlive);
+                    alive);
         }
+        String scheduler = "https://127.0.0.1:" + ports.schedulerPort();
+        await("the " + run.name() + " kube-scheduler", scheduler + "/readyz", body -> true, deadline, alive);
         await(
-                "the " + run.name() + " kube-scheduler",
-                "https://127.0.0.1:" + ports.schedulerPort() + "/readyz",
+                "the " + run.name() + " kube-scheduler's cache (" + nodes + " nodes, " + boundPods + " pods)",
+                scheduler + "/metrics",
+                body -> cacheSize(body, "nodes") == nodes && cacheSize(body, "pods") == boundPods,
                 deadline,
-                stillAlive);
+                alive);
     }
 
-    private void await(String what, String url, Deadline deadline, Runnable stillAlive) {
+    /** kube-scheduler's cache size of a type, under either of its names; -1 when absent. */
+    static long cacheSize(String metrics, String type) {
+        for (String name : new String[] {"scheduler_cache_size", "scheduler_scheduler_cache_size"}) {
+            Optional<Long> value = gauge(metrics, name + "{type=\"" + type + "\"}");
+            if (value.isPresent()) {
+                return value.get();
+            }
+        }
+        return -1;
+    }
+
+    /** A sample's value in a Prometheus text exposition, by its name and labels as written. */
+    static Optional<Long> gauge(String metrics, String series) {
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith(series + " ")) {
+                return Optional.of((long)
+                        Double.parseDouble(line.substring(series.length() + 1).trim()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private void await(String what, String url, Predicate<String> done, Deadline deadline, Runnable alive) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url))
                 .timeout(Duration.ofSeconds(2))
                 .build();
         String last = "no answer";
         while (!deadline.passed()) {
-            stillAlive.run();
+            alive.run();
             try {
                 HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200) {
+                if (response.statusCode() == 200 && done.test(response.body())) {
                     return;
                 }
-                last = response.statusCode() + " " + response.body().strip();
+                last = response.statusCode() == 200
+                        ? "not all there yet"
+                        : response.statusCode() + " " + response.body().strip();
             } catch (IOException e) {
                 last = e.toString();
             } catch (InterruptedException e) {

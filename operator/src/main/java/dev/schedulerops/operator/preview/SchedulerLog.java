@@ -23,6 +23,10 @@ public final class SchedulerLog {
     static final String EXTENDER_SCORED = "Extender scored node for pod";
     static final String FINAL_SCORE = "Calculated node's final score for pod";
     static final String BOUND = "Successfully bound pod to node";
+    static final String SOURCE = "schedule_one.go:";
+    static final String PLUGIN_SCORED_QUOTED = "\"" + PLUGIN_SCORED + "\"";
+    static final String EXTENDER_SCORED_QUOTED = "\"" + EXTENDER_SCORED + "\"";
+    static final String POD_KEY = " pod=\"";
 
     private final Set<String> detailedPods;
     private final Map<String, Cycle> open = new HashMap<>();
@@ -39,6 +43,18 @@ public final class SchedulerLog {
 
     public synchronized void accept(String line) {
         lines++;
+        if (!line.contains(SOURCE)) {
+            return;
+        }
+        // Most lines are one plugin's score on one node: kept as they are, read at the cycle's end only for the nodes
+        // kept (a cycle on 400 nodes logs about 3000 of them).
+        if (line.contains(PLUGIN_SCORED_QUOTED) || line.contains(EXTENDER_SCORED_QUOTED)) {
+            String pod = podOf(line);
+            if (pod != null) {
+                cycle(pod).scoreLines.add(line);
+            }
+            return;
+        }
         Optional<KlogLine> parsed = KlogLine.parse(line);
         if (parsed.isEmpty()) {
             return;
@@ -50,14 +66,6 @@ public final class SchedulerLog {
         }
         switch (l.message()) {
             case ATTEMPTING -> open.put(pod, new Cycle());
-            case PLUGIN_SCORED -> cycle(pod)
-                    .plugins
-                    .computeIfAbsent(l.value("node"), n -> new TreeMap<>())
-                    .put(l.value("plugin"), l.number("score"));
-            case EXTENDER_SCORED -> cycle(pod)
-                    .extenders
-                    .computeIfAbsent(l.value("node"), n -> new TreeMap<>())
-                    .put(l.value("extender"), l.number("score"));
             case FINAL_SCORE -> cycle(pod).totals.put(l.value("node"), l.number("score"));
             case BOUND -> {
                 Cycle cycle = open.remove(pod);
@@ -68,6 +76,16 @@ public final class SchedulerLog {
                 // other lines of schedule_one.go
             }
         }
+    }
+
+    /** The pod="namespace/name" of a line, read without parsing the rest. */
+    static String podOf(String line) {
+        int at = line.indexOf(POD_KEY);
+        if (at < 0) {
+            return null;
+        }
+        int end = line.indexOf('"', at + POD_KEY.length());
+        return end < 0 ? null : line.substring(at + POD_KEY.length(), end);
     }
 
     private Cycle cycle(String pod) {
@@ -98,29 +116,37 @@ public final class SchedulerLog {
     }
 
     private static final class Cycle {
-        final Map<String, Map<String, Long>> plugins = new HashMap<>();
-        final Map<String, Map<String, Long>> extenders = new HashMap<>();
+        final java.util.List<String> scoreLines = new java.util.ArrayList<>();
         final Map<String, Long> totals = new LinkedHashMap<>();
 
         PodScoring finish(KlogLine bound, boolean everyNode) {
             String node = bound.value("node");
             int evaluated = Integer.parseInt(bound.values().getOrDefault("evaluatedNodes", "0"));
             int feasible = Integer.parseInt(bound.values().getOrDefault("feasibleNodes", "0"));
-            PodScoring all = new PodScoring(node, evaluated, feasible, totals, plugins, extenders);
-            if (everyNode) {
-                return all;
-            }
-            Map<String, Map<String, Long>> keptPlugins = new HashMap<>();
-            Map<String, Map<String, Long>> keptExtenders = new HashMap<>();
-            for (String kept : new String[] {node, all.runnerUp().orElse(null)}) {
-                if (kept != null && plugins.containsKey(kept)) {
-                    keptPlugins.put(kept, plugins.get(kept));
+            PodScoring byTotals = new PodScoring(node, evaluated, feasible, totals, Map.of(), Map.of());
+            java.util.Set<String> kept = new java.util.HashSet<>();
+            kept.add(node);
+            byTotals.runnerUp().ifPresent(kept::add);
+            Map<String, Map<String, Long>> plugins = new HashMap<>();
+            Map<String, Map<String, Long>> extenders = new HashMap<>();
+            for (String line : scoreLines) {
+                if (!everyNode && kept.stream().noneMatch(n -> line.contains(" node=\"" + n + "\""))) {
+                    continue;
                 }
-                if (kept != null && extenders.containsKey(kept)) {
-                    keptExtenders.put(kept, extenders.get(kept));
+                KlogLine l = KlogLine.parse(line).orElse(null);
+                if (l == null || l.value("node") == null || (!everyNode && !kept.contains(l.value("node")))) {
+                    continue;
+                }
+                if (l.message().equals(PLUGIN_SCORED)) {
+                    plugins.computeIfAbsent(l.value("node"), n -> new TreeMap<>())
+                            .put(l.value("plugin"), l.number("score"));
+                } else {
+                    extenders
+                            .computeIfAbsent(l.value("node"), n -> new TreeMap<>())
+                            .put(l.value("extender"), l.number("score"));
                 }
             }
-            return new PodScoring(node, evaluated, feasible, totals, keptPlugins, keptExtenders);
+            return new PodScoring(node, evaluated, feasible, totals, plugins, extenders);
         }
     }
 }

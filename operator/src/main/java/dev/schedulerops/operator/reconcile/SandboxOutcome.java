@@ -40,7 +40,7 @@ record SandboxOutcome(SandboxResult result, String failure) {
             return Optional.of(
                     read(SandboxPodRenderer.DRIVER, driver.get().getState().getTerminated(), logs));
         }
-        for (String step : List.of(SandboxPodRenderer.PREPARE, SandboxPodRenderer.LOAD)) {
+        for (String step : List.of(SandboxPodRenderer.PREPARE)) {
             Optional<ContainerStatus> s = status(pod, step, true);
             ContainerStateTerminated ended =
                     s.map(c -> c.getState().getTerminated()).orElse(null);

@@ -70,6 +70,35 @@ class PreviewPlannerTest {
     }
 
     @Test
+    void theProposalSharesTheCurrentExtenderWhenItRunsTheSameOne() throws Exception {
+        SchedulerProfile live = profile("labelKey: k\nweight: 20");
+        SandboxPlan weight = ((PreviewPlanner.Planned) PreviewPlanner.preview(
+                        profile("labelKey: k\nweight: 1"), Optional.of(live), List.of(), FACTS, LIMITS))
+                .plan();
+        assertThat(weight.extenderServing(weight.runs().get(1))).isEqualTo("current");
+        assertThat(weight.startsExtender(weight.runs().get(1))).isFalse();
+        SandboxPlan verbs = ((PreviewPlanner.Planned) PreviewPlanner.preview(
+                        profile("labelKey: k\nverbs: [FilterOnlyOne]"), Optional.of(live), List.of(), FACTS, LIMITS))
+                .plan();
+        assertThat(verbs.extenderServing(verbs.runs().get(1))).isEqualTo("proposal");
+        SandboxPlan label = ((PreviewPlanner.Planned)
+                        PreviewPlanner.preview(profile("labelKey: other"), Optional.of(live), List.of(), FACTS, LIMITS))
+                .plan();
+        assertThat(label.startsExtender(label.runs().get(1))).isTrue();
+        SchedulerProfile binding = profile("labelKey: k\nverbs: [Filter, Prioritize, Bind]");
+        SandboxPlan binds = ((PreviewPlanner.Planned) PreviewPlanner.preview(
+                        profile("labelKey: k\nverbs: [Filter, Prioritize, Bind]\nweight: 3"),
+                        Optional.of(binding),
+                        List.of(),
+                        FACTS,
+                        LIMITS))
+                .plan();
+        assertThat(binds.startsExtender(binds.runs().get(1)))
+                .as("a bind names its scheduler")
+                .isTrue();
+    }
+
+    @Test
     void aNewProfileRunsTheProposalOnlyOnSamplePods() throws Exception {
         JsonNode pod = Json.tree(
                 "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"s\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}");

@@ -73,6 +73,13 @@ class PreviewReportTest {
     }
 
     @Test
+    void aPodPendingTodayThatBothConfigurationsPlaceIsComparedBetweenThem() {
+        PreviewReport report = PreviewReport.of(
+                result(List.of(live("a/p", null)), List.of(bound("a/p", "n1")), List.of(bound("a/p", "n2"))));
+        assertThat(report.rows().get(0).change()).isEqualTo(PreviewReport.Change.MOVED);
+    }
+
+    @Test
     void aTieIsReportedAsATieWithEveryTiedNode() {
         PreviewReport report = PreviewReport.of(
                 result(List.of(live("a/p", "n2")), List.of(tie("a/p", "n1", "n2")), List.of(bound("a/p", "n1"))));

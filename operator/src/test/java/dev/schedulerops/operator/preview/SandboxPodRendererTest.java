@@ -53,14 +53,13 @@ class SandboxPodRendererTest {
                         "prepare",
                         "etcd",
                         "kube-apiserver",
-                        "load",
                         "extender-current",
                         "scheduler-current",
                         "extender-proposal",
                         "scheduler-proposal");
         assertThat(pod.getSpec().getContainers()).extracting(Container::getName).containsExactly("driver");
         for (Container c : pod.getSpec().getInitContainers()) {
-            boolean step = c.getName().equals("prepare") || c.getName().equals("load");
+            boolean step = c.getName().equals("prepare");
             assertThat(c.getRestartPolicy()).as(c.getName()).isEqualTo(step ? null : "Always");
         }
         assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
@@ -89,7 +88,7 @@ class SandboxPodRendererTest {
         assertThat(pod.getSpec().getAutomountServiceAccountToken()).isFalse();
         assertThat(pod.getSpec().getServiceAccountName()).isEqualTo("schedulerops-preview-sandbox");
         for (Container c : all(pod)) {
-            boolean reads = c.getName().equals("load") || c.getName().equals("driver");
+            boolean reads = c.getName().equals("driver");
             assertThat(c.getVolumeMounts().stream()
                             .anyMatch(m -> m.getName().equals(SandboxPodRenderer.LIVE_API_VOLUME)))
                     .as(c.getName())
