@@ -95,7 +95,9 @@ class PreviewCostBench {
                     "-f",
                     "%e %U %S",
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    // the operator image's JVM flags (operator/pom.xml), which a sandbox pod's driver runs with
                     "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1",
                     "-jar",
                     E2eSettings.operatorJar().toString(),
                     "sandbox",

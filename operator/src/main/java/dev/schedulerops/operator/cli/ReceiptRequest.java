@@ -21,6 +21,12 @@ final class ReceiptRequest {
     private ReceiptRequest() {}
 
     static String ask(KubernetesClient client, String namespace, String pod, String profile, Duration timeout) {
+        return ask(client, namespace, pod, profile, timeout, PICKUP);
+    }
+
+    /** @param pickup how long the operator may take to notice the request */
+    static String ask(
+            KubernetesClient client, String namespace, String pod, String profile, Duration timeout, Duration pickup) {
         SchedulerProfilePreview request = new SchedulerProfilePreview();
         request.getMetadata().setGenerateName("explain-");
         PreviewSpec spec = new PreviewSpec();
@@ -52,10 +58,10 @@ final class ReceiptRequest {
             try {
                 resource.waitUntilCondition(
                         p -> p != null && p.getStatus() != null && p.getStatus().getPhase() != null,
-                        PICKUP.toSeconds(),
-                        TimeUnit.SECONDS);
+                        pickup.toMillis(),
+                        TimeUnit.MILLISECONDS);
             } catch (KubernetesClientTimeoutException e) {
-                return "none: no operator answered within " + PICKUP.toSeconds() + " s: are previews turned on"
+                return "none: no operator answered within " + pickup.toSeconds() + " s: are previews turned on"
                         + " (deploy/previews)?";
             }
             SchedulerProfilePreview done;

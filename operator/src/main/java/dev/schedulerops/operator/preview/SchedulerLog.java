@@ -24,6 +24,11 @@ public final class SchedulerLog {
     static final String FINAL_SCORE = "Calculated node's final score for pod";
     static final String BOUND = "Successfully bound pod to node";
     static final String SOURCE = "schedule_one.go:";
+
+    /** Every message read, each logged by pkg/scheduler/schedule_one.go of kube-scheduler 1.30 to 1.37. */
+    public static final java.util.List<String> MESSAGES =
+            java.util.List.of(ATTEMPTING, PLUGIN_SCORED, EXTENDER_SCORED, FINAL_SCORE, BOUND);
+
     static final String PLUGIN_SCORED_QUOTED = "\"" + PLUGIN_SCORED + "\"";
     static final String EXTENDER_SCORED_QUOTED = "\"" + EXTENDER_SCORED + "\"";
     static final String POD_KEY = " pod=\"";

@@ -147,8 +147,18 @@ public class PreviewReconciler implements Reconciler<SchedulerProfilePreview> {
         try {
             client.pods().inNamespace(now.workloadNamespace()).resource(pod).create();
         } catch (KubernetesClientException e) {
+            if (e.getCode() >= 500 || e.getCode() == 0) {
+                throw e; // the API server is unwell: JOSDK retries
+            }
             if (e.getCode() != 409) {
-                throw e;
+                // Refused (its ServiceAccount missing, a quota, a policy): it would be refused again.
+                return over(
+                        preview,
+                        PreviewStatus.FAILED,
+                        "the API server refused the sandbox pod: "
+                                + (e.getStatus() == null
+                                        ? e.getMessage()
+                                        : e.getStatus().getMessage()));
             }
         }
         LOG.info(
