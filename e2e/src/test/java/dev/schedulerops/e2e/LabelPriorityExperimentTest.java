@@ -337,7 +337,7 @@ class LabelPriorityExperimentTest {
         for (int i = 0; i < 4; i++) {
             today.add(awaitBound(createPod(profile, "7")));
         }
-        say("Step 8: weight 1 spreads four pods of 7 CPUs: " + today + ".");
+        say("Step 8: weight 1 places four pods of 7 CPUs: " + today + ".");
 
         Path proposal = cluster.workDir("preview").resolve("proposal.yaml");
         java.nio.file.Files.writeString(proposal, profileYaml(profile, proposed));
