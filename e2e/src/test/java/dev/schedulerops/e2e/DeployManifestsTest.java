@@ -45,6 +45,9 @@ class DeployManifestsTest {
     static final String OPERATOR = "schedulerops-operator";
     static final String CRD_NAME = Crds.NAME;
     static final String CRD_FILE = Crds.FILE;
+    /** SchedulerProfilePreview: installed with the rest, answered only with deploy/previews. */
+    static final String PREVIEW_CRD_NAME = "schedulerprofilepreviews.schedulerops.dev";
+
     private static final String SERVICE_ACCOUNT_USER = "system:serviceaccount:" + NAMESPACE + ":" + OPERATOR;
 
     private static Cluster cluster;
@@ -64,6 +67,7 @@ class DeployManifestsTest {
                 .containsExactlyInAnyOrder(
                         "Namespace//" + NAMESPACE,
                         "CustomResourceDefinition//" + CRD_NAME,
+                        "CustomResourceDefinition//" + PREVIEW_CRD_NAME,
                         "ServiceAccount/" + NAMESPACE + "/" + OPERATOR,
                         "ClusterRole//" + OPERATOR,
                         "ClusterRoleBinding//" + OPERATOR,
@@ -673,6 +677,8 @@ class DeployManifestsTest {
                 kubectlAllowingFailure("get", "schedulerprofiles.schedulerops.dev", "-A", "-o", "name");
         if (profiles.exitCode() == 0 && profiles.stdout().isBlank()) {
             kubectlAllowingFailure("delete", "crd", CRD_NAME, "--ignore-not-found", "--wait=true", "--timeout=60s");
+            kubectlAllowingFailure(
+                    "delete", "crd", PREVIEW_CRD_NAME, "--ignore-not-found", "--wait=true", "--timeout=60s");
         } else {
             LOG.info("leaving CRD {} in place: SchedulerProfiles exist", CRD_NAME);
         }
@@ -680,18 +686,20 @@ class DeployManifestsTest {
 
     static void assertCrdCopiesInSync() throws IOException {
         Path root = E2eSettings.repoRoot();
-        Path source = root.resolve("crds").resolve(CRD_FILE);
-        if (!Files.isRegularFile(source)) {
-            fail("crds/" + CRD_FILE + " is missing: build the operator module (it generates the CRD)");
-        }
-        for (Path copy : List.of(
-                root.resolve("deploy/crds").resolve(CRD_FILE),
-                root.resolve("deploy/helm/schedulerops/crds").resolve(CRD_FILE))) {
-            assertThat(copy)
-                    .as(
-                            "%s is a copy of crds/%s: run ./mvnw -pl operator process-classes",
-                            root.relativize(copy), CRD_FILE)
-                    .hasSameBinaryContentAs(source);
+        for (String file : List.of(CRD_FILE, PREVIEW_CRD_NAME + "-v1.yml")) {
+            Path source = root.resolve("crds").resolve(file);
+            if (!Files.isRegularFile(source)) {
+                fail("crds/" + file + " is missing: build the operator module (it generates the CRDs)");
+            }
+            for (Path copy : List.of(
+                    root.resolve("deploy/crds").resolve(file),
+                    root.resolve("deploy/helm/schedulerops/crds").resolve(file))) {
+                assertThat(copy)
+                        .as(
+                                "%s is a copy of crds/%s: run ./mvnw -pl operator process-classes",
+                                root.relativize(copy), file)
+                        .hasSameBinaryContentAs(source);
+            }
         }
     }
 

@@ -317,23 +317,114 @@ class LabelPriorityExperimentTest {
     }
 
     /** Applies a profile, waits for the operator to write its ConfigMap, runs kube-scheduler with that config. */
+    /**
+     * Step 8, a preview: the sandbox replay (`sandbox local`: the same engine as the in-cluster preview, its
+     * components as local processes here) says where a weight change will move the profile's pods; the change is then
+     * made, the same pods created again, and they go where the preview said. The in-cluster form (the kubectl plugin,
+     * the sandbox as a pod) is PreviewInClusterTest's, on the real node.
+     */
+    @Test
+    @Order(6)
+    void aPreviewSaysWhereAChangeWillMovePodsBeforeItRollsOut() throws Exception {
+        setLabel("node-1", "30");
+        setLabel("node-2", "20");
+        awaitExtenderChooses("node-1");
+        String profile = "label-priority-preview";
+        String current = "verbs: [Filter, Prioritize]\nweight: 1\n";
+        String proposed = "verbs: [Filter, Prioritize]\nweight: 20\n";
+        KubeSchedulerProcess scheduler = deployProfileAndStartScheduler(profile, current);
+        List<String> today = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            today.add(awaitBound(createPod(profile, "7")));
+        }
+        say("Step 8: weight 1 places four pods of 7 CPUs: " + today + ".");
+
+        Path proposal = cluster.workDir("preview").resolve("proposal.yaml");
+        java.nio.file.Files.writeString(proposal, profileYaml(profile, proposed));
+        say("Step 8: kubectl schedulerops preview -f proposal.yaml (weight 20), here with `sandbox local`:");
+        var preview = dev.schedulerops.e2e.support.Commands.run(
+                List.of(
+                        java(),
+                        "-jar",
+                        E2eSettings.operatorJar().toString(),
+                        "sandbox",
+                        "local",
+                        "-f",
+                        proposal.toString(),
+                        "--bin-dir",
+                        cluster.binDir().toString(),
+                        "--extender-jar",
+                        E2eSettings.extenderJar().toString(),
+                        "-o",
+                        "json"),
+                null,
+                Map.of("KUBECONFIG", cluster.kubeconfig().toString()),
+                Duration.ofMinutes(5));
+        assertThat(preview.exitCode()).as(preview.stderr()).isZero();
+        var report = dev.schedulerops.operator.preview.Json.read(
+                preview.stdout(), dev.schedulerops.operator.preview.PreviewReport.class);
+        dev.schedulerops.operator.preview.PreviewTable.render(report).lines().forEach(l -> say("  " + l));
+        List<String> predicted =
+                report.rows().stream().map(r -> r.proposal().node()).toList();
+        assertThat(report.rows().stream().map(r -> r.current().node()).toList())
+                .as("the replay of the current configuration is today's placement")
+                .isEqualTo(today);
+
+        scheduler.close();
+        // Only this profile's pods go: the earlier steps' stay, as they were in the preview's copy.
+        List<Pod> mine = client.pods().inNamespace(namespace).list().getItems().stream()
+                .filter(p -> profile.equals(p.getSpec().getSchedulerName()))
+                .toList();
+        mine.forEach(p -> client.pods()
+                .inNamespace(namespace)
+                .withName(name(p))
+                .withGracePeriod(0)
+                .delete());
+        Await.until(
+                Duration.ofSeconds(60), "the pods are gone", () -> mine.stream().allMatch(p -> pod(p) == null));
+        scheduler = deployProfileAndStartScheduler(profile, proposed);
+        List<String> real = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            real.add(awaitBound(createPod(profile, "7")));
+        }
+        say("Step 8: applied weight 20; the same four pods went to " + real + ", as the preview said.");
+        assertThat(real).isEqualTo(predicted).isNotEqualTo(today);
+        scheduler.close();
+    }
+
+    private String profileYaml(String profileName, String specTail) {
+        return "apiVersion: schedulerops.dev/v1beta1\nkind: SchedulerProfile\nmetadata:\n  name: " + profileName
+                + "\n  labels:\n    " + OperatorTests.RUN_LABEL + ": " + namespace + "\nspec:\n  labelKey: " + LABEL
+                + "\n" + withoutTls(specTail).indent(2);
+    }
+
+    /** The extender runs here as a plain process on loopback, so profiles ask for plain HTTP. */
+    private static String withoutTls(String specTail) {
+        return specTail.contains("extender:\n")
+                ? specTail.replace("extender:\n", "extender:\n  tls:\n    mode: Disabled\n")
+                : specTail + "extender:\n  tls:\n    mode: Disabled\n";
+    }
+
     private KubeSchedulerProcess deployProfileAndStartScheduler(String profileName, String specTail)
             throws IOException {
         // The extender runs here as a plain process on loopback, so the profile asks for plain HTTP; mutual TLS
         // (the default) is proven on the real node by InClusterTest.
-        String spec = specTail.contains("extender:\n")
-                ? specTail.replace("extender:\n", "extender:\n  tls:\n    mode: Disabled\n")
-                : specTail + "extender:\n  tls:\n    mode: Disabled\n";
-        SchedulerProfile profile = ProfileYaml.readOne("apiVersion: schedulerops.dev/v1beta1\n"
-                + "kind: SchedulerProfile\nmetadata:\n  name: " + profileName + "\n  labels:\n    "
-                + OperatorTests.RUN_LABEL + ": " + namespace + "\nspec:\n  labelKey: " + LABEL + "\n"
-                + spec.indent(2));
+        SchedulerProfile profile = ProfileYaml.readOne(profileYaml(profileName, specTail));
         client.resource(profile).serverSideApply();
         Names names = new Names(profileName, namespace);
+        // The configuration of this spec (a change of a running profile rewrites the ConfigMap).
+        String weight = profile.getSpec().getWeight() == null
+                ? null
+                : "weight: " + profile.getSpec().getWeight();
         ConfigMap configMap = client.configMaps()
                 .inNamespace(namespace)
                 .withName(names.schedulerConfig())
-                .waitUntilCondition(cm -> cm != null, 120, TimeUnit.SECONDS);
+                .waitUntilCondition(
+                        cm -> cm != null
+                                && (weight == null
+                                        || cm.getData().get(Names.CONFIG_FILE).contains(weight)),
+                        120,
+                        TimeUnit.SECONDS);
         ObjectNode config = (ObjectNode) YAML.readTree(configMap.getData().get(Names.CONFIG_FILE));
         String rendered = config.at("/extenders/0/urlPrefix").asText();
         assertThat(rendered).startsWith("http://");
@@ -452,6 +543,10 @@ class LabelPriorityExperimentTest {
     }
 
     private Pod createPod(String schedulerName) {
+        return createPod(schedulerName, "10m");
+    }
+
+    private Pod createPod(String schedulerName, String cpu) {
         Map<String, String> nodeSelector =
                 schedulerName.equals("label-priority-lenient") ? Map.of("kubernetes.io/hostname", "node-3") : Map.of();
         Pod pod = new PodBuilder()
@@ -471,7 +566,7 @@ class LabelPriorityExperimentTest {
                 .withName("app")
                 .withImage("registry.k8s.io/pause:3.10")
                 .withNewResources()
-                .addToRequests("cpu", new Quantity("10m"))
+                .addToRequests("cpu", new Quantity(cpu))
                 .endResources()
                 .withNewSecurityContext()
                 .withAllowPrivilegeEscalation(false)

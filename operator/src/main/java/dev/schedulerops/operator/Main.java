@@ -3,6 +3,7 @@ package dev.schedulerops.operator;
 import dev.schedulerops.operator.cli.ExplainCommand;
 import dev.schedulerops.operator.cli.RenderCommand;
 import dev.schedulerops.operator.cli.RunCommand;
+import dev.schedulerops.operator.cli.SandboxCommand;
 import dev.schedulerops.operator.model.ClusterFacts;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Turns SchedulerProfiles into secondary kube-schedulers with the schedulerops extender.",
-        subcommands = {RunCommand.class, RenderCommand.class, ExplainCommand.class})
+        subcommands = {RunCommand.class, RenderCommand.class, ExplainCommand.class, SandboxCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

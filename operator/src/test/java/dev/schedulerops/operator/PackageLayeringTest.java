@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The operator's packages form layers: api → model → validation → render → reconcile → runtime → cli, with tls (the
+ * The operator's packages form layers: api → model → validation → render → preview → reconcile → runtime → cli, with tls (the
  * certificates: pure policy and issuer, no Kubernetes client) beside validation and render, used by reconcile. A package may
  * import only from the packages listed for it (its own always); this test reads every main source file's imports,
  * so a new import that goes the wrong way fails the build.
@@ -30,10 +30,11 @@ class PackageLayeringTest {
             "validation", Set.of("api", "model"),
             "tls", Set.of("api", "model"),
             "render", Set.of("api", "model", "validation"),
-            "reconcile", Set.of("api", "model", "validation", "render", "tls"),
-            "runtime", Set.of("api", "model", "validation", "render", "reconcile", "tls"),
-            "cli", Set.of("api", "model", "validation", "render", "reconcile", "runtime", "tls"),
-            "", Set.of("api", "model", "validation", "render", "reconcile", "runtime", "cli", "tls"));
+            "preview", Set.of("api", "model", "validation", "render"),
+            "reconcile", Set.of("api", "model", "validation", "render", "tls", "preview"),
+            "runtime", Set.of("api", "model", "validation", "render", "reconcile", "tls", "preview"),
+            "cli", Set.of("api", "model", "validation", "render", "reconcile", "runtime", "tls", "preview"),
+            "", Set.of("api", "model", "validation", "render", "reconcile", "runtime", "cli", "tls", "preview"));
 
     @Test
     void everyImportFollowsTheLayers() {

@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
             "Explain why a pod is Pending: its scheduler, the SchedulerProfile's status, the scheduler's last reasons,"
                     + " the nodes carrying the profile's label, and what to change.",
             "Reads with the current kubeconfig (KUBECONFIG or ~/.kube/config): get pods, list events in the pod's"
-                    + " namespace, list schedulerprofiles and nodes."
+                    + " namespace, list schedulerprofiles and nodes. With previews on, also asks for a receipt"
+                    + " (creates, reads and deletes one SchedulerProfilePreview)."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:explained", "1:the pod or the cluster cannot be read", "2:bad usage"})
@@ -41,6 +42,22 @@ public final class ExplainCommand implements Callable<Integer> {
 
     @Parameters(index = "1", paramLabel = "NAMESPACE/NAME", description = "The pod.")
     String ref;
+
+    @picocli.CommandLine.Option(
+            names = "--receipt",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "Also ask the operator for a receipt (previews turned on, deploy/previews): the pod replayed"
+                    + " in a sandbox, each node's verdict and each plugin's score (default: on; --no-receipt: off).")
+    boolean receipt;
+
+    @picocli.CommandLine.Option(
+            names = "--receipt-timeout",
+            defaultValue = "300",
+            paramLabel = "SECONDS",
+            description = "How long the receipt's sandbox may run (default: ${DEFAULT-VALUE}).")
+    int receiptTimeoutSeconds;
 
     private final Supplier<KubernetesClient> clients;
 
@@ -86,6 +103,23 @@ public final class ExplainCommand implements Callable<Integer> {
             List<Node> nodes = client.nodes().list().getItems();
             out.print(PodExplanation.render(pod, profiles, events, nodes, Instant.now()));
             out.flush();
+            String schedulerName = pod.getSpec().getSchedulerName();
+            var profile = dev.schedulerops.operator.reconcile.UnscheduledPods.profileFor(
+                    schedulerName == null ? dev.schedulerops.operator.model.Names.DEFAULT_SCHEDULER : schedulerName,
+                    profiles);
+            if (receipt && profile.isPresent()) {
+                out.println();
+                out.println("Receipt (a sandbox replay of this pod under its profile as it runs)");
+                out.flush();
+                String answer = ReceiptRequest.ask(
+                        client,
+                        namespace,
+                        name,
+                        profile.get().getMetadata().getName(),
+                        java.time.Duration.ofSeconds(receiptTimeoutSeconds));
+                out.print(answer.endsWith("\n") ? answer : answer + "\n");
+                out.flush();
+            }
             return 0;
         } catch (KubernetesClientException e) {
             err.println("explain: could not read the cluster: " + e.getMessage());

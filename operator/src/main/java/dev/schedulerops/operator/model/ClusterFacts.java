@@ -135,7 +135,12 @@ public record ClusterFacts(
 
     /** The default kube-scheduler image: the cluster's own version, since a scheduler may not be newer. */
     public String defaultSchedulerImage() {
-        return schedulerImageRepository + ":v" + imageRelease(kubernetesVersion);
+        return versionedImage(schedulerImageRepository);
+    }
+
+    /** An image of the cluster's own release from a repository that tags images as registry.k8s.io does. */
+    public String versionedImage(String repository) {
+        return repository + ":v" + imageRelease(kubernetesVersion);
     }
 
     private static final Pattern RELEASE = Pattern.compile("^(\\d+\\.\\d+)(\\.\\d+)?(-(?:alpha|beta|rc)\\.\\d+)?");
@@ -171,7 +176,16 @@ public record ClusterFacts(
         }
 
         public static String defaultExtenderImage() {
-            return PROPERTIES.getProperty("image.registry", "ghcr.io/schedulerops") + "/schedulerops-extender:"
+            return image("schedulerops-extender");
+        }
+
+        /** The operator's own image of this build (a preview's sandbox runs its steps in it). */
+        public static String defaultOperatorImage() {
+            return image("schedulerops-operator");
+        }
+
+        private static String image(String name) {
+            return PROPERTIES.getProperty("image.registry", "ghcr.io/schedulerops") + "/" + name + ":"
                     + PROPERTIES.getProperty("image.tag", version());
         }
 

@@ -58,6 +58,11 @@ public final class Labels {
     public static final String MANAGED_BY_VALUE = "schedulerops-operator";
     public static final String COMPONENT_SCHEDULER = "scheduler";
     public static final String COMPONENT_EXTENDER = "extender";
+    /** A preview's sandbox pod (SchedulerProfilePreview). */
+    public static final String COMPONENT_PREVIEW_SANDBOX = "preview-sandbox";
+
+    /** On a preview's sandbox pod: the SchedulerProfilePreview's name. */
+    public static final String PREVIEW = "schedulerops.dev/preview";
 
     private Labels() {}
 

@@ -6,13 +6,13 @@ import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 
 /** Security contexts that pass the `restricted` Pod Security Standard. */
-final class PodSecurity {
+public final class PodSecurity {
     /** The non-root user of the distroless and Jib images. */
-    static final long NON_ROOT_UID = 65532L;
+    public static final long NON_ROOT_UID = 65532L;
 
     private PodSecurity() {}
 
-    static PodSecurityContext pod() {
+    public static PodSecurityContext pod() {
         return new PodSecurityContextBuilder()
                 .withRunAsNonRoot(true)
                 .withRunAsUser(NON_ROOT_UID)
@@ -24,7 +24,7 @@ final class PodSecurity {
                 .build();
     }
 
-    static SecurityContext container() {
+    public static SecurityContext container() {
         return new SecurityContextBuilder()
                 .withAllowPrivilegeEscalation(false)
                 .withReadOnlyRootFilesystem(true)

@@ -2,6 +2,7 @@ package dev.schedulerops.operator.runtime;
 
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.ImagePolicy;
+import dev.schedulerops.operator.preview.PreviewSettings;
 import dev.schedulerops.operator.reconcile.ProtectedNamespaces;
 import dev.schedulerops.operator.reconcile.RolloutSlots;
 import dev.schedulerops.operator.reconcile.UnscheduledPodWatch;
@@ -49,6 +50,8 @@ import java.util.stream.Collectors;
  *     of other schedulers in every namespace, so it is off unless asked for (see {@link UnscheduledPodWatch})
  * @param podEventsGraceSeconds how long such a pod waits before it is told (a scheduler may be starting)
  * @param podEventsIgnoredSchedulers schedulerNames of other schedulers (Volcano, YuniKorn, ...) whose pods are never told
+ * @param previews whether the operator answers SchedulerProfilePreviews, and with which images and limits: off unless
+ *     the installation turns it on (deploy/previews), since a preview reads every pod of the cluster
  */
 public record OperatorConfig(
         String workloadNamespace,
@@ -70,7 +73,8 @@ public record OperatorConfig(
         int reconcileThreads,
         boolean podEvents,
         int podEventsGraceSeconds,
-        Set<String> podEventsIgnoredSchedulers) {
+        Set<String> podEventsIgnoredSchedulers,
+        PreviewSettings previews) {
 
     // The environment variables read, also the keys of fromEnvironment's overrides.
     public static final String ENV_WORKLOAD_NAMESPACE = "SCHEDULEROPS_WORKLOAD_NAMESPACE";
@@ -96,6 +100,16 @@ public record OperatorConfig(
     public static final String ENV_POD_EVENTS = "SCHEDULEROPS_POD_EVENTS";
     public static final String ENV_POD_EVENTS_GRACE_SECONDS = "SCHEDULEROPS_POD_EVENTS_GRACE_SECONDS";
     public static final String ENV_POD_EVENTS_IGNORE_SCHEDULERS = "SCHEDULEROPS_POD_EVENTS_IGNORE_SCHEDULERS";
+    public static final String ENV_PREVIEWS = "SCHEDULEROPS_PREVIEWS";
+    /** The operator's own image: a preview's sandbox runs its steps in it. */
+    public static final String ENV_OPERATOR_IMAGE = "SCHEDULEROPS_OPERATOR_IMAGE";
+
+    public static final String ENV_PREVIEW_APISERVER_IMAGE_REPOSITORY =
+            "SCHEDULEROPS_PREVIEW_APISERVER_IMAGE_REPOSITORY";
+    public static final String ENV_PREVIEW_ETCD_IMAGE = "SCHEDULEROPS_PREVIEW_ETCD_IMAGE";
+    public static final String ENV_PREVIEW_SERVICE_ACCOUNT = "SCHEDULEROPS_PREVIEW_SERVICE_ACCOUNT";
+    public static final String ENV_PREVIEW_MAX_RUNNING = "SCHEDULEROPS_PREVIEW_MAX_RUNNING";
+    public static final String ENV_PREVIEW_TTL_SECONDS = "SCHEDULEROPS_PREVIEW_TTL_SECONDS";
 
     /**
      * Enough for 200 new profiles (about 40 writes each) to be rendered in under two minutes, a tenth of what a
@@ -212,7 +226,26 @@ public record OperatorConfig(
                 bool(env, ENV_POD_EVENTS, false),
                 integer(env, ENV_POD_EVENTS_GRACE_SECONDS, (int)
                         UnscheduledPodWatch.Settings.DEFAULT_GRACE.toSeconds()),
-                namespaces(env.getOrDefault(ENV_POD_EVENTS_IGNORE_SCHEDULERS, "")));
+                namespaces(env.getOrDefault(ENV_POD_EVENTS_IGNORE_SCHEDULERS, "")),
+                previews(env));
+    }
+
+    private static PreviewSettings previews(Map<String, String> env) {
+        try {
+            return new PreviewSettings(
+                    bool(env, ENV_PREVIEWS, false),
+                    nonBlank(env.get(ENV_OPERATOR_IMAGE)).orElse(ClusterFacts.BuildInfo.defaultOperatorImage()),
+                    nonBlank(env.get(ENV_PREVIEW_APISERVER_IMAGE_REPOSITORY))
+                            .orElse(PreviewSettings.DEFAULT_API_SERVER_IMAGE_REPOSITORY),
+                    nonBlank(env.get(ENV_PREVIEW_ETCD_IMAGE)).orElse(PreviewSettings.DEFAULT_ETCD_IMAGE),
+                    nonBlank(env.get(ENV_PREVIEW_SERVICE_ACCOUNT))
+                            .orElse(PreviewSettings.DEFAULT_SANDBOX_SERVICE_ACCOUNT),
+                    integer(env, ENV_PREVIEW_MAX_RUNNING, PreviewSettings.DEFAULT_MAX_RUNNING),
+                    integer(env, ENV_PREVIEW_TTL_SECONDS, PreviewSettings.DEFAULT_TTL_SECONDS));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    ENV_PREVIEW_MAX_RUNNING + " / " + ENV_PREVIEW_TTL_SECONDS + ": " + e.getMessage(), e);
+        }
     }
 
     /** The image policy: the allowed repositories, or the defaults derived from the operator's own images. */

@@ -2,6 +2,7 @@ package dev.schedulerops.operator.runtime;
 
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.reconcile.OwnedKind;
+import dev.schedulerops.operator.reconcile.PreviewReconciler;
 import dev.schedulerops.operator.reconcile.ProfileEvents;
 import dev.schedulerops.operator.reconcile.ProfileMetrics;
 import dev.schedulerops.operator.reconcile.ProtectedNamespaces;
@@ -154,6 +155,13 @@ public final class OperatorRuntime implements AutoCloseable {
                 overrider.withLabelSelector(config.profileSelector());
             }
         });
+        if (config.previews().enabled()) {
+            // Only then: its informers need the rights deploy/previews grants, which the operator holds only then.
+            operator.register(new PreviewReconciler(
+                    () -> facts.withKubernetesVersion(reconciler.kubernetesVersion()),
+                    config.previews(),
+                    java.time.Clock.systemUTC()));
+        }
         this.versionWatch = new ClusterVersionWatch(
                 facts.kubernetesVersion(), () -> serverVersion(client), reconciler::clusterVersionChanged);
         this.versionCheckSeconds = config.versionCheckSeconds();
@@ -173,7 +181,7 @@ public final class OperatorRuntime implements AutoCloseable {
                 "operator configured: kubernetes {}, workload namespace {}, reconciling {}, allowed image repositories {},"
                         + " protected {}, leader election {}, http {}:{}, pod events {},"
                         + " at most {} profiles rolling at once, {} reconciling at once, API requests at most {}/s"
-                        + " (burst {})",
+                        + " (burst {}), previews {}",
                 facts.kubernetesVersion(),
                 config.workloadNamespace(),
                 config.profileSelector().isEmpty() ? "all profiles" : "profiles matching " + config.profileSelector(),
@@ -188,7 +196,11 @@ public final class OperatorRuntime implements AutoCloseable {
                 config.maxConcurrentRollouts(),
                 config.reconcileThreads(),
                 config.apiQps(),
-                config.apiBurst());
+                config.apiBurst(),
+                config.previews().enabled()
+                        ? "on (sandbox images " + config.previews().images(facts) + ", at most "
+                                + config.previews().maxRunning() + " at once)"
+                        : "off");
     }
 
     /**
