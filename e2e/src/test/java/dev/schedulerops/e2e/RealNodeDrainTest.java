@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -159,6 +160,8 @@ class RealNodeDrainTest {
         AtomicInteger minExtender = new AtomicInteger(Integer.MAX_VALUE);
         AtomicInteger minScheduler = new AtomicInteger(Integer.MAX_VALUE);
         AtomicInteger minEndpoints = new AtomicInteger(Integer.MAX_VALUE);
+        long startNanos = System.nanoTime();
+        Instant start = Instant.now();
         Map<String, Instant> created = new ConcurrentHashMap<>();
         Map<String, Instant> bound = new ConcurrentHashMap<>();
         AtomicBoolean watching = new AtomicBoolean(true);
@@ -201,6 +204,7 @@ class RealNodeDrainTest {
         Map<String, String> placements = new java.util.LinkedHashMap<>();
         List<String> handOvers = new java.util.ArrayList<>();
         long slowestHandOver = 0;
+        String timeline;
         try (LeaseTimeline lease = new LeaseTimeline(client, WORKLOAD, names.schedulerLease());
                 PodTimeline pods = PodTimeline.start(client)) {
             try {
@@ -217,6 +221,7 @@ class RealNodeDrainTest {
                 monitor.join();
             }
             slowestHandOver = handOvers(lease, pods, handOvers);
+            timeline = timeline(lease, pods, startNanos);
         }
 
         ApiServerMetrics.Bindings bindings = ApiServerMetrics.Bindings.of(
@@ -242,33 +247,64 @@ class RealNodeDrainTest {
                 + ", at the end " + placement(Labels.COMPONENT_EXTENDER) + " / "
                 + placement(Labels.COMPONENT_SCHEDULER));
 
-        assertThat(arrivalErrors).as("pods that could not be created").isEmpty();
-        assertThat(minExtender.get()).as("fewest available extender pods").isGreaterThanOrEqualTo(1);
-        assertThat(minScheduler.get()).as("fewest available scheduler pods").isGreaterThanOrEqualTo(1);
-        assertThat(minEndpoints.get())
-                .as("fewest ready endpoints of the extender Service")
-                .isGreaterThanOrEqualTo(1);
-        assertThat(elsewhere).as("pods not on the node the label names").isEmpty();
-        assertThat(bindings.conflicts())
-                .as("binding requests refused as conflicts (a pod bound twice): %s", bindings.byCode())
-                .isZero();
-        assertThat(bindings.other())
-                .as("binding requests answered 1xx, 3xx or 4xx but 409: %s", bindings.byCode())
-                .isZero();
-        assertThat(bindings.serverErrors())
-                .as("binding requests the API server failed (5xx; kube-scheduler retries them): %s", bindings.byCode())
-                .isLessThanOrEqualTo(bindings.serverErrorBound());
-        assertThat(bindings.made())
-                .as("bindings made, cluster-wide: the pods, and the components' replacements (%s)", bindings.byCode())
-                .isGreaterThanOrEqualTo(created.size());
-        assertThat(slowest).as("the longest a pod waited for its binding").isLessThanOrEqualTo(BINDING_BOUND);
-        assertThat(handOvers).as("the leader was evicted at least once").isNotEmpty();
-        assertThat(Duration.ofNanos(slowestHandOver))
-                .as("the longest from the leader's eviction to another scheduler holding the lease: %s", handOvers)
-                .isLessThanOrEqualTo(HAND_OVER_BOUND);
-        // A stopping extender keeps answering until every kube-proxy has dropped it (its --shutdown-delay): without
-        // that, a scheduling attempt in the moment between SIGTERM and the endpoint's removal got a 503.
-        assertThat(failedScheduling).as("failed scheduling attempts").isEmpty();
+        List<String> slowPods = created.entrySet().stream()
+                .filter(e ->
+                        Duration.between(e.getValue(), bound.get(e.getKey())).compareTo(BINDING_BOUND) > 0)
+                .map(e -> e.getKey() + " created at +"
+                        + Duration.between(start, e.getValue()).toMillis() + " ms, bound at +"
+                        + Duration.between(start, bound.get(e.getKey())).toMillis() + " ms")
+                .sorted()
+                .toList();
+        // Every check is made and reported together, with the timeline: a failure on a machine far away must say why.
+        String why = "; slow pods " + slowPods + "; timeline (ms since the pods began to arrive):\n" + timeline;
+        Duration handOver = Duration.ofNanos(slowestHandOver);
+        SoftAssertions.assertSoftly(softly -> {
+            softly.assertThat(arrivalErrors)
+                    .as("pods that could not be created")
+                    .isEmpty();
+            softly.assertThat(minExtender.get())
+                    .as("fewest available extender pods")
+                    .isGreaterThanOrEqualTo(1);
+            softly.assertThat(minScheduler.get())
+                    .as("fewest available scheduler pods")
+                    .isGreaterThanOrEqualTo(1);
+            softly.assertThat(minEndpoints.get())
+                    .as("fewest ready endpoints of the extender Service")
+                    .isGreaterThanOrEqualTo(1);
+            softly.assertThat(elsewhere)
+                    .as("pods not on the node the label names")
+                    .isEmpty();
+            softly.assertThat(bindings.conflicts())
+                    .as("binding requests refused as conflicts (a pod bound twice): %s", bindings.byCode())
+                    .isZero();
+            softly.assertThat(bindings.other())
+                    .as("binding requests answered 1xx, 3xx or 4xx but 409: %s", bindings.byCode())
+                    .isZero();
+            softly.assertThat(bindings.serverErrors())
+                    .as(
+                            "binding requests the API server failed (5xx; kube-scheduler retries them): %s",
+                            bindings.byCode())
+                    .isLessThanOrEqualTo(bindings.serverErrorBound());
+            softly.assertThat(bindings.made())
+                    .as(
+                            "bindings made, cluster-wide: the pods, and the components' replacements (%s)",
+                            bindings.byCode())
+                    .isGreaterThanOrEqualTo(created.size());
+            softly.assertThat(slowest)
+                    .as("the longest a pod waited for its binding%s", why)
+                    .isLessThanOrEqualTo(BINDING_BOUND);
+            softly.assertThat(handOvers)
+                    .as("the leader was evicted at least once")
+                    .isNotEmpty();
+            softly.assertThat(handOver)
+                    .as(
+                            "the longest from the leader's eviction to another scheduler holding the lease: %s%s",
+                            handOvers, why)
+                    .isLessThanOrEqualTo(HAND_OVER_BOUND);
+            // A stopping extender keeps answering until every kube-proxy has dropped it (its --shutdown-delay):
+            // without that, a scheduling attempt in the moment between SIGTERM and the endpoint's removal got a 503.
+            softly.assertThat(failedScheduling).as("failed scheduling attempts").isEmpty();
+        });
         OperatorTests.awaitCurrent(client, PROFILE, Duration.ofSeconds(60));
     }
 
@@ -408,6 +444,44 @@ class RealNodeDrainTest {
                     + (next < 0 ? "no other holder" : Duration.ofNanos(took).toMillis() + " ms"));
         }
         return longest;
+    }
+
+    /**
+     * What happened to the components and the lease, in order, in ms since {@code startNanos}: each component pod's
+     * first sight, Ready, eviction (deletion timestamp), container restarts and removal, and each lease holder.
+     */
+    private String timeline(LeaseTimeline lease, PodTimeline pods, long startNanos) {
+        java.util.TreeMap<Long, List<String>> lines = new java.util.TreeMap<>();
+        java.util.function.BiConsumer<Long, String> at = (nanos, line) -> lines.computeIfAbsent(
+                        TimeUnit.NANOSECONDS.toMillis(nanos - startNanos), k -> new java.util.ArrayList<>())
+                .add(line);
+        lease.holders().forEach(h -> at.accept(h.nanos(), "lease held by " + h.identity()));
+        Map<String, String> last = new java.util.HashMap<>();
+        for (PodTimeline.Change change : pods.changes()) {
+            Pod pod = change.pod();
+            if (!WORKLOAD.equals(pod.getMetadata().getNamespace())
+                    || !PROFILE.equals(pod.getMetadata().getLabels().get(Labels.PROFILE))) {
+                continue;
+            }
+            int restarts = pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null
+                    ? 0
+                    : pod.getStatus().getContainerStatuses().stream()
+                            .mapToInt(c -> c.getRestartCount() == null ? 0 : c.getRestartCount())
+                            .sum();
+            String state = (change.action() == io.fabric8.kubernetes.client.Watcher.Action.DELETED
+                            ? "removed"
+                            : pod.getMetadata().getDeletionTimestamp() != null
+                                    ? "evicted"
+                                    : change.ready() ? "Ready" : change.bound() ? "not ready" : "pending")
+                    + " on " + pod.getSpec().getNodeName() + ", restarts " + restarts;
+            if (!state.equals(last.put(change.name(), state))) {
+                at.accept(change.nanos(), change.name() + ": " + state);
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        lines.forEach((ms, what) -> what.forEach(
+                w -> text.append("  +").append(ms).append(" ").append(w).append('\n')));
+        return text.toString();
     }
 
     /** Whether the lease had passed from {@code holder} to another before {@code nanos}. */
