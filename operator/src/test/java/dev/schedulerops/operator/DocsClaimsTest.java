@@ -30,9 +30,9 @@ class DocsClaimsTest {
             "(from\\s+)?(?<![\\d.])(1\\.\\d{2})(?!\\.?\\d)\\s*(?:to|through|–|-)\\s*(1\\.\\d{2})(?!\\.?\\d|\\s*(?:ms|×|x\\b|%))");
     /**
      * A number with a unit of time, size or rate, or a ratio or percentage: "12 ms", "1.5 s", "300 MiB", "40 pods/s",
-     * "2.1×", "3x", "95%". Not inside a longer number or word ("v1.34", "1.30.2", "k8s").
+     * "2.1×", "3x", "95%". Not inside a longer number or word ("v1.34", "1.30.2", "k8s", "UTF-8 bytes").
      */
-    private static final Pattern QUANTITY = Pattern.compile("(?<![\\w.])\\d[\\d,]*(?:\\.\\d+)?[ \\u00a0]?"
+    private static final Pattern QUANTITY = Pattern.compile("(?<![\\w.])(?<![A-Za-z]-)\\d[\\d,]*(?:\\.\\d+)?[ \\u00a0]?"
             + "(?:ns|µs|us|ms|s|sec|secs|seconds?|min|mins|minutes?|h|hours?|days?|B|bytes|KB|kB|KiB|MB|MiB|GB|GiB"
             + "|req/s|pods/s|/s|%|×|x)(?!\\w)");
     /** A Markdown link's target, without its #fragment. */
