@@ -40,6 +40,7 @@ class DocsClaimsTest {
     /** A results file named by its path from the repository's root, as in `bench/results/x.md` (not a directory/). */
     private static final Pattern RESULTS_PATH =
             Pattern.compile("(?<![\\w/.-])([\\w-]+/results/[\\w./-]*\\w)(?![\\w./*-])");
+
     private static final Pattern CODE_SPAN = Pattern.compile("`[^`]*`");
     private static final Pattern BLOCK_START = Pattern.compile("^(?:[-*+] |\\d+\\. |#)");
 
@@ -202,7 +203,8 @@ class DocsClaimsTest {
                                 + " the repository");
                     }
                 }
-                String prose = LINK.matcher(CODE_SPAN.matcher(p.text()).replaceAll("")).replaceAll("]");
+                String prose =
+                        LINK.matcher(CODE_SPAN.matcher(p.text()).replaceAll("")).replaceAll("]");
                 List<String> quantities = new ArrayList<>();
                 Matcher q = QUANTITY.matcher(prose);
                 while (q.find()) {
@@ -251,7 +253,8 @@ class DocsClaimsTest {
                     || (!current.isEmpty()
                             && (BLOCK_START.matcher(line).find()
                                     || current.get(0).startsWith("#")
-                                    || line.startsWith("|") != current.get(current.size() - 1).startsWith("|")));
+                                    || line.startsWith("|")
+                                            != current.get(current.size() - 1).startsWith("|")));
             if (breaks && !current.isEmpty()) {
                 paragraphs.add(new Paragraph(start, String.join("\n", current)));
                 current.clear();
