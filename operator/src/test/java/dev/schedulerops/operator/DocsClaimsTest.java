@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * The docs back their sentences with test names: every test class (or test program, such as bench's LoadTest) a
  * README or docs page names exists, and the supported Kubernetes range the docs state, wherever they state a range of
  * minors, is the operator's own (its catalogue list). A renamed or deleted test, or a narrowed range, fails the build
- * until the docs say so.
+ * until the docs say so. And every measured number the docs quote links the results file it came from
+ * ({@link #everyMeasuredNumberTheDocsQuoteLinksItsResultsFile}).
  */
 class DocsClaimsTest {
     private static final Path ROOT = Path.of("..");
@@ -27,6 +28,21 @@ class DocsClaimsTest {
     /** Two minors joined as a range, not part of a longer number nor followed by a unit; "from " marks an upgrade. */
     private static final Pattern MINOR_RANGE = Pattern.compile(
             "(from\\s+)?(?<![\\d.])(1\\.\\d{2})(?!\\.?\\d)\\s*(?:to|through|–|-)\\s*(1\\.\\d{2})(?!\\.?\\d|\\s*(?:ms|×|x\\b|%))");
+    /**
+     * A number with a unit of time, size or rate, or a ratio or percentage: "12 ms", "1.5 s", "300 MiB", "40 pods/s",
+     * "2.1×", "3x", "95%". Not inside a longer number or word ("v1.34", "1.30.2", "k8s", "UTF-8 bytes").
+     */
+    private static final Pattern QUANTITY = Pattern.compile("(?<![\\w.])(?<![A-Za-z]-)\\d[\\d,]*(?:\\.\\d+)?[ \\u00a0]?"
+            + "(?:ns|µs|us|ms|s|sec|secs|seconds?|min|mins|minutes?|h|hours?|days?|B|bytes|KB|kB|KiB|MB|MiB|GB|GiB"
+            + "|req/s|pods/s|/s|%|×|x)(?!\\w)");
+    /** A Markdown link's target, without its #fragment. */
+    private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s#]+)(?:#[^)]*)?\\)");
+    /** A results file named by its path from the repository's root, as in `bench/results/x.md` (not a directory/). */
+    private static final Pattern RESULTS_PATH =
+            Pattern.compile("(?<![\\w/.-])([\\w-]+/results/[\\w./-]*\\w)(?![\\w./*-])");
+
+    private static final Pattern CODE_SPAN = Pattern.compile("`[^`]*`");
+    private static final Pattern BLOCK_START = Pattern.compile("^(?:[-*+] |\\d+\\. |#)");
 
     @Test
     void everyTestClassTheDocsNameExists() throws IOException {
@@ -129,6 +145,133 @@ class DocsClaimsTest {
                         "ranges of Kubernetes minors in the docs that are not the operator's %s to %s (%s)",
                         first, last, CATALOGUE)
                 .isEmpty();
+    }
+
+    /**
+     * Results files are the only source of numbers (issue 44). In the docs pages ({@link #docs()}: the READMEs and
+     * docs/*.md, except the generated docs/api-reference.md) every paragraph that quotes a measured quantity links the
+     * results file the number came from, and that file exists.
+     *
+     * <ul>
+     *   <li>A paragraph is a run of non-blank lines. A heading, a top-level list item ("- ", "* ", "+ ", "1. " at the
+     *       start of a line) and a table (its lines that start with "|") each begin a paragraph of their own; indented
+     *       lines belong to the item above them. Fenced code blocks are not paragraphs.
+     *   <li>A quantity is a number with a unit of time (ns, µs, ms, s, min, h, days...), size (B, KB, MiB, GB...) or
+     *       rate (req/s, pods/s, /s), or a ratio or percentage (×, x, %), written outside backticks and outside a
+     *       link's target ({@link #QUANTITY}). A setting or an input, not a measurement (a timeout of {@code `5s`}, a
+     *       bench's default duration), is written in backticks and so is not counted.
+     *   <li>A paragraph links a results file when it holds a relative Markdown link to a file under a directory named
+     *       {@code results} (resolved from the page's own directory), or names one by its path from the root
+     *       ({@code bench/results/...}, {@code e2e/results/...}). Every results file a paragraph links must exist, in
+     *       any paragraph; a path ending in "/" or "*" names a directory or a pattern and is not a link.
+     * </ul>
+     *
+     * The failure lists every offending paragraph with its page and first line.
+     */
+    @Test
+    void everyMeasuredNumberTheDocsQuoteLinksItsResultsFile() throws IOException {
+        List<String> unlinked = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        int linked = 0;
+        Path root = ROOT.toAbsolutePath().normalize();
+        for (Path doc : docs()) {
+            if (doc.getFileName().toString().equals("api-reference.md")) {
+                continue; // generated from the CRD's schema
+            }
+            String page = ROOT.relativize(doc).toString();
+            for (Paragraph p : paragraphs(Files.readAllLines(doc))) {
+                List<Path> files = new ArrayList<>();
+                Matcher link = LINK.matcher(p.text());
+                while (link.find()) {
+                    String target = link.group(1);
+                    if (target.matches("^[a-z]+:.*")) {
+                        continue; // https:, mailto:
+                    }
+                    Path file = doc.toAbsolutePath().getParent().resolve(target).normalize();
+                    if (root.relativize(file).getParent() != null
+                            && ("/" + root.relativize(file).getParent() + "/").contains("/results/")) {
+                        files.add(file);
+                    }
+                }
+                Matcher path = RESULTS_PATH.matcher(p.text());
+                while (path.find()) {
+                    files.add(root.resolve(path.group(1)).normalize());
+                }
+                for (Path file : files) {
+                    if (!Files.isRegularFile(file)) {
+                        missing.add(page + ":" + p.line() + " links " + root.relativize(file) + ", which is not in"
+                                + " the repository");
+                    }
+                }
+                String prose =
+                        LINK.matcher(CODE_SPAN.matcher(p.text()).replaceAll("")).replaceAll("]");
+                List<String> quantities = new ArrayList<>();
+                Matcher q = QUANTITY.matcher(prose);
+                while (q.find()) {
+                    quantities.add(q.group());
+                }
+                if (quantities.isEmpty()) {
+                    continue;
+                }
+                if (files.isEmpty()) {
+                    String first = p.text().lines().findFirst().orElse("");
+                    unlinked.add(page + ":" + p.line() + " quotes " + quantities + " in \""
+                            + (first.length() > 100 ? first.substring(0, 100) + "..." : first) + "\"");
+                } else {
+                    linked++;
+                }
+            }
+        }
+        assertThat(linked)
+                .as("sanity: some paragraphs quote numbers and link their results files")
+                .isPositive();
+        List<String> wrong = new ArrayList<>(missing);
+        wrong.addAll(unlinked);
+        assertThat(wrong)
+                .as("results files the docs link that are not in the repository, and paragraphs that quote a duration,"
+                        + " size, rate or ratio and link no results file (link the results file the number came from,"
+                        + " put a setting or input in backticks, or remove a number no committed run produced)")
+                .isEmpty();
+    }
+
+    /** A paragraph of a Markdown page: its first line's number (from 1) and its text. */
+    private record Paragraph(int line, String text) {}
+
+    /** The page's paragraphs, as {@link #everyMeasuredNumberTheDocsQuoteLinksItsResultsFile} defines them. */
+    private static List<Paragraph> paragraphs(List<String> lines) {
+        List<Paragraph> paragraphs = new ArrayList<>();
+        List<String> current = new ArrayList<>();
+        int start = 0;
+        boolean fence = false;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            boolean blank = line.isBlank();
+            boolean fenceLine = line.strip().startsWith("```");
+            boolean breaks = fence
+                    || blank
+                    || fenceLine
+                    || (!current.isEmpty()
+                            && (BLOCK_START.matcher(line).find()
+                                    || current.get(0).startsWith("#")
+                                    || line.startsWith("|")
+                                            != current.get(current.size() - 1).startsWith("|")));
+            if (breaks && !current.isEmpty()) {
+                paragraphs.add(new Paragraph(start, String.join("\n", current)));
+                current.clear();
+            }
+            if (fenceLine) {
+                fence = !fence;
+            } else if (!fence && !blank) {
+                if (current.isEmpty()) {
+                    start = i + 1;
+                }
+                current.add(line);
+            }
+        }
+        if (!current.isEmpty()) {
+            paragraphs.add(new Paragraph(start, String.join("\n", current)));
+        }
+        return paragraphs;
     }
 
     private static int minor(String version) {
