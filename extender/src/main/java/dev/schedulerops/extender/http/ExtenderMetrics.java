@@ -254,16 +254,19 @@ public final class ExtenderMetrics {
         FunctionCounter.builder("schedulerops.extender.node.cache.consistent.reads", reads, LongSupplier::getAsLong)
                 .description("Consistent reads of the labelled nodes: before a filter rejects every node, and every"
                         + " verify period")
+                .strongReference(true)
                 .register(registry);
         FunctionCounter.builder(
                         "schedulerops.extender.node.cache.consistent.read.failures", failures, LongSupplier::getAsLong)
                 .description("Consistent reads of the labelled nodes that failed (answered from the watch's cache)")
+                .strongReference(true)
                 .register(registry);
         FunctionCounter.builder(
                         "schedulerops.extender.node.cache.consistent.read.corrections",
                         corrections,
                         LongSupplier::getAsLong)
                 .description("Node states a consistent read found before the watch delivered them")
+                .strongReference(true)
                 .register(registry);
     }
 

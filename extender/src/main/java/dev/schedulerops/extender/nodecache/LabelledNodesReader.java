@@ -19,15 +19,17 @@ import java.util.function.Supplier;
 
 /**
  * One consistent read of the nodes that carry the label: {@code GET /api/v1/nodes?labelSelector=KEY} without a
- * resource version, which the API server answers with the state as of now (from etcd, or from its watch cache once
- * that has caught up with etcd), in pages of 500 that all belong to the first page's version. Only metadata is asked
- * for ({@code PartialObjectMetadataList}): a node's status and image list are most of its size and none of the label.
+ * resource version, which the API server answers with the state as of now: from 1.31 on from its watch cache, once
+ * that has caught up with etcd. Without a {@code limit}: a paginated list is served from etcd before 1.34 (the cache
+ * snapshots of KEP-4988), and a label selector does not narrow what etcd reads, so pages of 500 read every whole node
+ * (at 5000 nodes a read took longer than the 1 s a request may wait; bench/extender-node-cache). Pages the server
+ * makes anyway are followed. Only metadata is asked for ({@code PartialObjectMetadataList}): a node's status and
+ * image list are most of its size and none of the label.
  * It needs {@code list} on nodes, which the node cache's watch needs already.
  */
 final class LabelledNodesReader implements Supplier<CompletableFuture<LabelledNodes>> {
     static final String ACCEPT =
             "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;q=0.9";
-    private static final int PAGE_SIZE = 500;
 
     private final HttpClient http;
     private final URL masterUrl;
@@ -39,8 +41,7 @@ final class LabelledNodesReader implements Supplier<CompletableFuture<LabelledNo
         this.http = client.getHttpClient();
         this.masterUrl = client.getMasterUrl();
         this.labelKey = labelKey;
-        this.firstPage = "api/v1/nodes?labelSelector=" + URLEncoder.encode(labelKey, StandardCharsets.UTF_8) + "&limit="
-                + PAGE_SIZE;
+        this.firstPage = "api/v1/nodes?labelSelector=" + URLEncoder.encode(labelKey, StandardCharsets.UTF_8);
         this.timeout = timeout;
     }
 

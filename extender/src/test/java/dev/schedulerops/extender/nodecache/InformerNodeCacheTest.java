@@ -209,7 +209,7 @@ class InformerNodeCacheTest {
                 .as("labelled in the cache, not in the read")
                 .isNull();
         assertThat(consistentReads).singleElement().satisfies(read -> assertThat(read)
-                .startsWith("labelSelector=" + KEY.replace("/", "%2F") + "&limit=500 ")
+                .startsWith("labelSelector=" + KEY.replace("/", "%2F") + " ")
                 .doesNotContain("resourceVersion")
                 .contains("Accept: application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"));
         assertThat(cache.consistentReads()).isEqualTo(1);
