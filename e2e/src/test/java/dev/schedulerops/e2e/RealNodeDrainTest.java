@@ -161,9 +161,7 @@ class RealNodeDrainTest {
         AtomicInteger minScheduler = new AtomicInteger(Integer.MAX_VALUE);
         AtomicInteger minEndpoints = new AtomicInteger(Integer.MAX_VALUE);
         long startNanos = System.nanoTime();
-        Instant start = Instant.now();
-        Map<String, Instant> created = new ConcurrentHashMap<>();
-        Map<String, Instant> bound = new ConcurrentHashMap<>();
+        Map<String, Long> created = new ConcurrentHashMap<>();
         AtomicBoolean watching = new AtomicBoolean(true);
         List<String> arrivalErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
         Thread monitor = new Thread(() -> {
@@ -172,9 +170,6 @@ class RealNodeDrainTest {
                     minExtender.accumulateAndGet(available(Labels.COMPONENT_EXTENDER), Math::min);
                     minScheduler.accumulateAndGet(available(Labels.COMPONENT_SCHEDULER), Math::min);
                     minEndpoints.accumulateAndGet(readyExtenderEndpoints(), Math::min);
-                    client.pods().inNamespace(namespace).list().getItems().stream()
-                            .filter(p -> p.getSpec().getNodeName() != null)
-                            .forEach(p -> bound.putIfAbsent(p.getMetadata().getName(), Instant.now()));
                 } catch (RuntimeException e) {
                     say("monitor: " + e);
                 }
@@ -185,7 +180,7 @@ class RealNodeDrainTest {
         Thread arrivals = new Thread(() -> {
             for (int i = 0; arriving.get(); i++) {
                 String name = "pod-" + i;
-                Instant now = Instant.now();
+                long now = System.nanoTime();
                 try {
                     client.resource(RestrictedPods.forScheduler(namespace, name, PROFILE))
                             .create();
@@ -198,15 +193,17 @@ class RealNodeDrainTest {
         });
         monitor.setDaemon(true);
         arrivals.setDaemon(true);
-        monitor.start();
-        arrivals.start();
         Map<String, Duration> drainTimes = new java.util.LinkedHashMap<>();
         Map<String, String> placements = new java.util.LinkedHashMap<>();
         List<String> handOvers = new java.util.ArrayList<>();
         long slowestHandOver = 0;
         String timeline;
+        // When each pod was bound, as a watch opened before the first pod saw it (the pod's own event, not a poll).
+        Map<String, Long> bound = new java.util.HashMap<>();
         try (LeaseTimeline lease = new LeaseTimeline(client, WORKLOAD, names.schedulerLease());
                 PodTimeline pods = PodTimeline.start(client)) {
+            monitor.start();
+            arrivals.start();
             try {
                 try {
                     drainInTurn(drainTimes, placements);
@@ -214,12 +211,14 @@ class RealNodeDrainTest {
                     arriving.set(false);
                     arrivals.join();
                 }
-                Await.until(Duration.ofMinutes(2), "every pod is bound", () -> bound.keySet()
+                Await.until(Duration.ofMinutes(2), "every pod is bound", () -> boundAt(pods)
+                        .keySet()
                         .containsAll(created.keySet()));
             } finally {
                 watching.set(false);
                 monitor.join();
             }
+            bound.putAll(boundAt(pods));
             slowestHandOver = handOvers(lease, pods, handOvers);
             timeline = timeline(lease, pods, startNanos);
         }
@@ -227,7 +226,7 @@ class RealNodeDrainTest {
         ApiServerMetrics.Bindings bindings = ApiServerMetrics.Bindings.of(
                 ApiServerMetrics.difference(ApiServerMetrics.bindingRequests(cluster), bindingsBefore));
         Duration slowest = created.entrySet().stream()
-                .map(e -> Duration.between(e.getValue(), bound.get(e.getKey())))
+                .map(e -> Duration.ofNanos(bound.get(e.getKey()) - e.getValue()))
                 .max(Duration::compareTo)
                 .orElseThrow();
         List<String> elsewhere = client.pods().inNamespace(namespace).list().getItems().stream()
@@ -249,10 +248,10 @@ class RealNodeDrainTest {
 
         List<String> slowPods = created.entrySet().stream()
                 .filter(e ->
-                        Duration.between(e.getValue(), bound.get(e.getKey())).compareTo(BINDING_BOUND) > 0)
-                .map(e -> e.getKey() + " created at +"
-                        + Duration.between(start, e.getValue()).toMillis() + " ms, bound at +"
-                        + Duration.between(start, bound.get(e.getKey())).toMillis() + " ms")
+                        Duration.ofNanos(bound.get(e.getKey()) - e.getValue()).compareTo(BINDING_BOUND) > 0)
+                .map(e -> e.getKey() + " created at +" + TimeUnit.NANOSECONDS.toMillis(e.getValue() - startNanos)
+                        + " ms, bound at +" + TimeUnit.NANOSECONDS.toMillis(bound.get(e.getKey()) - startNanos)
+                        + " ms")
                 .sorted()
                 .toList();
         // Every check is made and reported together, with the timeline: a failure on a machine far away must say why.
@@ -482,6 +481,17 @@ class RealNodeDrainTest {
         lines.forEach((ms, what) -> what.forEach(
                 w -> text.append("  +").append(ms).append(" ").append(w).append('\n')));
         return text.toString();
+    }
+
+    /** The first time the watch saw each pod of the test's namespace bound, in {@link System#nanoTime}. */
+    private Map<String, Long> boundAt(PodTimeline pods) {
+        Map<String, Long> at = new java.util.HashMap<>();
+        for (PodTimeline.Change change : pods.changes()) {
+            if (namespace.equals(change.pod().getMetadata().getNamespace()) && change.bound()) {
+                at.putIfAbsent(change.name(), change.nanos());
+            }
+        }
+        return at;
     }
 
     /** Whether the lease had passed from {@code holder} to another before {@code nanos}. */
