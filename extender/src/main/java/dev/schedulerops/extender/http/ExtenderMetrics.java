@@ -13,6 +13,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +72,8 @@ public final class ExtenderMetrics {
 
     /** The bind counters by outcome, registered on first use (four fixed values). */
     private final Map<String, Counter> binds = new ConcurrentHashMap<>();
+    /** What the registry's function counters read, held here because the registry holds them weakly. */
+    private final List<Object> keptAlive = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public ExtenderMetrics() {
         for (Route route : Route.values()) {
@@ -251,22 +254,21 @@ public final class ExtenderMetrics {
      * the watch delivered them.
      */
     public void consistentReads(LongSupplier reads, LongSupplier failures, LongSupplier corrections) {
+        // A FunctionCounter holds its object weakly: these suppliers are often made for the call (method references).
+        keptAlive.addAll(List.of(reads, failures, corrections));
         FunctionCounter.builder("schedulerops.extender.node.cache.consistent.reads", reads, LongSupplier::getAsLong)
                 .description("Consistent reads of the labelled nodes: before a filter rejects every node, and every"
                         + " verify period")
-                .strongReference(true)
                 .register(registry);
         FunctionCounter.builder(
                         "schedulerops.extender.node.cache.consistent.read.failures", failures, LongSupplier::getAsLong)
                 .description("Consistent reads of the labelled nodes that failed (answered from the watch's cache)")
-                .strongReference(true)
                 .register(registry);
         FunctionCounter.builder(
                         "schedulerops.extender.node.cache.consistent.read.corrections",
                         corrections,
                         LongSupplier::getAsLong)
                 .description("Node states a consistent read found before the watch delivered them")
-                .strongReference(true)
                 .register(registry);
     }
 
