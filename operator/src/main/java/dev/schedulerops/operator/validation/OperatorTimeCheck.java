@@ -26,14 +26,14 @@ public enum OperatorTimeCheck {
             "the flags and gates are those of the cluster's kube-scheduler version",
             "^spec\\.scheduler\\.(featureGates|extraArgs)\\b"),
     LEASE_AT_JITTER_BOUNDARY(
-            "`scheduler.leaderElection`: renewDeadline exactly 1.2 x retryPeriod (e.g. 6s and 5s), which client-go's"
-                    + " leader elector refuses after its float arithmetic",
-            "CEL cannot multiply a duration by 1.2; the admission rule compares 5 x renewDeadline with 6 x"
+            "`scheduler.leaderElection`: renewDeadline exactly `1.2 x` retryPeriod (e.g. `6s` and `5s`), which"
+                    + " client-go's leader elector refuses after its float arithmetic",
+            "CEL cannot multiply a duration by 1.2; the admission rule compares `5 x` renewDeadline with `6 x`"
                     + " retryPeriod and lets the exact boundary through",
             "^spec\\.scheduler\\.leaderElection\\.renewDeadline: .*1\\.2 x retryPeriod"),
     POD_METADATA_SYNTAX(
             "`podLabels`, `podAnnotations` and `nodeSelector`: label and annotation key and value syntax, the"
-                    + " 256 KiB annotation total",
+                    + " `256 KiB` annotation total",
             "a regular expression over every map key exceeds CEL's cost budget",
             "^spec\\.(extender|scheduler)\\.(podLabels|podAnnotations|nodeSelector)\\b");
 
