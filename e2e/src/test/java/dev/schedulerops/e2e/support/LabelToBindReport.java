@@ -50,23 +50,39 @@ public final class LabelToBindReport {
         return sorted.get(Math.max(0, (int) Math.ceil(quantile * sorted.size()) - 1));
     }
 
+    /** Fewer trials than this cannot show a p99: the tests then hold every trial to the max bound instead. */
+    public static final int TRIALS_FOR_P99 = 100;
+
     /**
-     * Asserts the promise for one mode's trials: every pod bound, nothing else happened on the cluster that could have
-     * made kube-scheduler retry it, and the times within the bound. Pods placed by a label removed just before they
-     * were created are reported, not asserted: that window is kube-scheduler's own too (see {@link #assertTheWindow}).
+     * Asserts the promise for one mode's trials: every pod bound, and the times of the quiet trials (nothing else on
+     * the cluster changed between the label and the binding, so nothing but the label made kube-scheduler retry the pod)
+     * within the bound: every one within {@link #MAX_MILLIS}, and with at least {@link #TRIALS_FOR_P99} of them the
+     * p99 within {@link #p99Millis}. A trial another event may have rescued is reported and left out, never counted
+     * as a pass; at least half the trials must be quiet. Pods placed by a label removed just before they were created
+     * are reported, not asserted: that window is kube-scheduler's own too (see {@link #assertTheWindow}).
      */
     public static void assertThePromise(String mode, List<LabelToBind.Trial> trials, String kubernetesVersion) {
-        LabelToBind.Summary summary = LabelToBind.Summary.of(trials);
+        List<LabelToBind.Trial> quiet =
+                trials.stream().filter(t -> t.otherEvents().isEmpty()).toList();
+        LabelToBind.Summary summary = LabelToBind.Summary.of(quiet);
         long p99Bound = p99Millis(kubernetesVersion);
-        System.out.println("[label-to-bind] " + mode + ": " + summary);
+        System.out.println("[label-to-bind] " + mode + ": " + summary + "; left out (another event in between): "
+                + trials.stream()
+                        .filter(t -> !t.otherEvents().isEmpty())
+                        .map(LabelToBind.Trial::describe)
+                        .toList());
         assertThat(trials)
                 .as("pods not bound within " + LabelToBind.BIND_LIMIT + " of the label")
                 .allMatch(LabelToBind.Trial::bound);
-        assertThat(trials)
-                .as("trials during which another node or pod changed (a retry that event caused is not the product's)")
-                .allMatch(t -> t.otherEvents().isEmpty());
+        assertThat(quiet.size() * 2)
+                .as(
+                        "twice the trials with nothing else happening between the label and the binding, of %d",
+                        trials.size())
+                .isGreaterThanOrEqualTo(trials.size());
         assertThat(summary.max()).as(mode + ": the slowest label-to-bind, ms").isLessThanOrEqualTo(MAX_MILLIS);
-        assertThat(summary.p99()).as(mode + ": p99 label-to-bind, ms").isLessThanOrEqualTo(p99Bound);
+        if (quiet.size() >= TRIALS_FOR_P99) {
+            assertThat(summary.p99()).as(mode + ": p99 label-to-bind, ms").isLessThanOrEqualTo(p99Bound);
+        }
     }
 
     /** A results file started now, for {@link #writeIfAsked}. */
