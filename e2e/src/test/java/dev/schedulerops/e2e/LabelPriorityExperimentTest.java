@@ -355,11 +355,18 @@ class LabelPriorityExperimentTest {
                         cluster.binDir().toString(),
                         "--extender-jar",
                         E2eSettings.extenderJar().toString(),
+                        // The sandbox's own limit comes first, so that a slow or stuck run says which of its
+                        // components were still running; their logs stay in the work directory.
+                        "--timeout",
+                        "420",
+                        "--work-dir",
+                        cluster.workDir("preview").resolve("sandbox").toString(),
+                        "--keep-work-dir",
                         "-o",
                         "json"),
                 null,
                 Map.of("KUBECONFIG", cluster.kubeconfig().toString()),
-                Duration.ofMinutes(5));
+                Duration.ofMinutes(8));
         assertThat(preview.exitCode()).as(preview.stderr()).isZero();
         var report = dev.schedulerops.operator.preview.Json.read(
                 preview.stdout(), dev.schedulerops.operator.preview.PreviewReport.class);

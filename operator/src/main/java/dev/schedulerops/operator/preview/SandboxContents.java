@@ -17,7 +17,7 @@ import java.util.TreeSet;
  * @param nodes every Node
  * @param services Services with a selector, of the namespaces of the pods to place
  * @param controllers ReplicaSets, StatefulSets and ReplicationControllers that control a pod to place
- * @param boundPods every bound pod but those placed again
+ * @param boundPods every pod bound to one of the nodes, but those placed again
  * @param podsToPlace in the order they are placed
  */
 public record SandboxContents(
@@ -57,10 +57,14 @@ public record SandboxContents(
         List<ObjectNode> bound = new ArrayList<>();
         Set<String> namespaces = new TreeSet<>();
         List<JsonNode> placedAgain = new ArrayList<>();
+        Set<String> nodeNames = new java.util.HashSet<>();
+        snapshot.nodes().forEach(n -> nodeNames.add(n.at("/metadata/name").asText()));
         for (JsonNode pod : snapshot.pods()) {
             if (selection.places(pod)) {
                 placedAgain.add(pod);
-            } else if (!pod.at("/spec/nodeName").asText("").isEmpty()) {
+            } else if (nodeNames.contains(pod.at("/spec/nodeName").asText(""))) {
+                // A pod bound to a node that is gone (its Node deleted, the pod not yet collected) is left out:
+                // kube-scheduler would count a node of its own for it, and it weighs on no node that exists.
                 bound.add(SnapshotCopy.boundPod(pod));
                 namespaces.add(SnapshotCopy.namespaceOf(pod));
             }

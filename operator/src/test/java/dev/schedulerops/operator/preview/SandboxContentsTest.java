@@ -46,6 +46,26 @@ class SandboxContentsTest {
         assertThat(c.nodes()).hasSize(2);
     }
 
+    /**
+     * kube-scheduler counts a node of its own for a pod bound to a node that is gone, so the sandbox's readiness (every
+     * node and bound pod in its cache) never came in a cluster where tests delete nodes (the KWOK tier in CI).
+     */
+    @Test
+    void aPodBoundToANodeThatIsGoneIsLeftOut() {
+        Snapshot s = snapshot(
+                List.of(
+                        pod("a", "here", "default-scheduler", "n1", "2026-11-27T09:00:00Z"),
+                        pod("a", "orphan", "default-scheduler", "deleted-node", "2026-11-27T09:00:00Z")),
+                List.of(),
+                List.of());
+
+        SandboxContents c = SandboxContents.of(s, PodSelection.profilePods("lp"));
+
+        assertThat(c.boundPods())
+                .extracting(p -> p.at("/metadata/name").asText())
+                .containsExactly("here");
+    }
+
     @Test
     void aPodToExplainThatIsGoneIsSaidSo() {
         assertThatThrownBy(() -> SandboxContents.of(
