@@ -194,14 +194,17 @@ class LeaseHandOverTest {
             assertThat(askedWhileStandby.await(45, TimeUnit.SECONDS))
                     .as("the watch handled the stopped leader's event")
                     .isTrue();
+            // Asked while standby, it answered by doing nothing: the lease is still held. (Once leading, another
+            // event for that pod may have it released: a new leader cleans up after what it did not see.)
+            assertThat(holder(client, lease))
+                    .as("stopped while this operator did not lead")
+                    .isEqualTo("standby-scheduler-1_1234");
+            assertThat(watch.handOvers()).as("hand-overs while standby").isZero();
             leading.set(true);
             containerState(client, probe, false);
             Eventually.until(
                     "once leading, a stopped leader's lease is given back", () -> holder(client, probeLease) == null);
-            assertThat(watch.handOvers()).isEqualTo(1);
+            assertThat(watch.handOvers()).isGreaterThanOrEqualTo(1);
         }
-        assertThat(holder(client, lease))
-                .as("stopped while this operator did not lead")
-                .isEqualTo("standby-scheduler-1_1234");
     }
 }
