@@ -823,6 +823,16 @@ class InClusterTest {
         // `kubectl apply --server-side -k deploy/` (the next real-node class) would then conflict on the CRD.
         kubectl("delete", "crd", Crds.NAME, "--wait=true", "--timeout=120s")
                 .requireSuccess("kubectl delete crd (kept by helm uninstall)");
+        // The chart's crds/ also holds the SchedulerProfilePreview CRD (previews): kept the same way.
+        kubectl(
+                        "delete",
+                        "crd",
+                        DeployManifestsTest.PREVIEW_CRD_NAME,
+                        "--ignore-not-found",
+                        "--wait=true",
+                        "--timeout=120s")
+                .requireSuccess(
+                        "kubectl delete crd " + DeployManifestsTest.PREVIEW_CRD_NAME + " (kept by helm uninstall)");
     }
 
     // --- steps ---------------------------------------------------------------------------------------------
