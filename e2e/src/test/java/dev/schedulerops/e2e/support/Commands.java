@@ -68,6 +68,8 @@ public final class Commands {
                     }
                 }
                 if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    // Its children first: a killed process's children (a sandbox's etcd and kube-apiserver) live on.
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
                     process.destroyForcibly();
                     throw new AssertionError(command + " did not finish within " + timeout);
                 }

@@ -54,6 +54,8 @@ public final class LocalSandbox implements AutoCloseable {
     private final Map<String, SchedulerLog> logs = new HashMap<>();
     private final List<Thread> readers = new ArrayList<>();
     private final boolean keepFiles;
+    /** Stops the components when the JVM is stopped (SIGTERM, SIGINT) before {@link #close()}: they outlived it. */
+    private final Thread stopOnExit = new Thread(this::stopProcesses, "sandbox-stop-on-exit");
 
     /** @param keepFiles whether {@link #close()} leaves the work directory (the components' logs) in place */
     public LocalSandbox(Binaries binaries, SandboxPlan plan, Path workDir, boolean keepFiles) {
@@ -74,6 +76,7 @@ public final class LocalSandbox implements AutoCloseable {
         Map<String, Long> timings = new LinkedHashMap<>();
         long start = System.nanoTime();
         SandboxFiles.write(layout, plan);
+        Runtime.getRuntime().addShutdownHook(stopOnExit);
         launch("etcd", SandboxCommands.etcd(binaries.etcd().toString(), layout), Map.of());
         launch("kube-apiserver", SandboxCommands.apiServer(binaries.apiServer().toString(), layout), Map.of());
         for (SandboxPlan.Run run : plan.runs()) {
@@ -124,7 +127,7 @@ public final class LocalSandbox implements AutoCloseable {
                 "scheduler-" + run.name(),
                 SandboxCommands.scheduler(binaries.scheduler().toString(), layout, run),
                 log);
-        processes.put("scheduler-" + run.name(), scheduler);
+        track("scheduler-" + run.name(), scheduler);
     }
 
     private void launch(String name, List<String> command, Map<String, String> env) throws IOException {
@@ -134,7 +137,7 @@ public final class LocalSandbox implements AutoCloseable {
                 .redirectOutput(
                         ProcessBuilder.Redirect.appendTo(layout.log(name).toFile()));
         builder.environment().putAll(env);
-        processes.put(name, builder.start());
+        track(name, builder.start());
     }
 
     /** A process whose output is read line by line into its log (and kept in a file). */
@@ -189,14 +192,27 @@ public final class LocalSandbox implements AutoCloseable {
 
     @Override
     public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(stopOnExit);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            // the JVM is shutting down (the hook runs or ran), or run() never registered it
+        }
+        stopProcesses();
+        if (!keepFiles) {
+            deleteRecursively(layout.dir());
+        }
+    }
+
+    private synchronized void track(String name, Process process) {
+        processes.put(name, process);
+    }
+
+    private synchronized void stopProcesses() {
         List<String> names = new ArrayList<>(processes.keySet());
         for (int i = names.size() - 1; i >= 0; i--) {
             stop(processes.get(names.get(i)));
         }
         processes.clear();
-        if (!keepFiles) {
-            deleteRecursively(layout.dir());
-        }
     }
 
     /** At once: nothing of a sandbox is kept, so nothing needs a graceful stop (kube-apiserver's takes seconds). */
