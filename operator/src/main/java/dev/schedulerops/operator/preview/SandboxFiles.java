@@ -37,6 +37,9 @@ public final class SandboxFiles {
     /** The files of etcd and kube-apiserver alone (a bare API server: the cost benchmark's "live" cluster). */
     public static void writeControlPlane(SandboxLayout layout) throws IOException {
         Files.createDirectories(layout.dir());
+        // A sandbox starts empty: etcd's data of an earlier run in the same directory (--work-dir, kept with
+        // --keep-work-dir) would come back with its objects.
+        LocalSandbox.deleteRecursively(layout.etcdData());
         Files.createDirectories(layout.etcdData());
         Files.createDirectories(layout.certificates());
         byte[] random = new byte[32];
