@@ -81,11 +81,7 @@ class InClusterLabelToBindBench {
         List<LabelToBindReport.Lag> lags = new ArrayList<>();
         List<String> profiles = new ArrayList<>();
         try {
-            String only = System.getProperty("schedulerops.labelToBind.modes", "");
-            for (LabelToBind.Mode mode : LabelToBind.Mode.all(LABEL)) {
-                if (!only.isBlank() && !List.of(only.split(",")).contains(mode.slug())) {
-                    continue; // MODES= of bench/label-to-bind
-                }
+            for (LabelToBind.Mode mode : LabelToBind.Mode.selected(LABEL)) {
                 String profile = "l2b-" + mode.slug();
                 profiles.add(profile);
                 client.resource(OperatorTests.profile("label-to-bind", profile, mode.specYaml()))

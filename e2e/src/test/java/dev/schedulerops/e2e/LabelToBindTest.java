@@ -77,9 +77,7 @@ class LabelToBindTest {
 
     /** Every mode, or those {@code schedulerops.labelToBind.modes} names (slugs, comma-separated). */
     static Stream<LabelToBind.Mode> modes() {
-        String only = System.getProperty("schedulerops.labelToBind.modes", "");
-        return LabelToBind.Mode.all(LABEL).stream()
-                .filter(m -> only.isBlank() || List.of(only.split(",")).contains(m.slug()));
+        return LabelToBind.Mode.selected(LABEL).stream();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -279,6 +279,14 @@ public final class LabelToBind implements AutoCloseable {
             return modes;
         }
 
+        /** Every mode, or those {@code schedulerops.labelToBind.modes} names (slugs, comma-separated; MODES=). */
+        public static List<Mode> selected(String labelKey) {
+            String only = System.getProperty("schedulerops.labelToBind.modes", "");
+            return all(labelKey).stream()
+                    .filter(m -> only.isBlank() || List.of(only.split(",")).contains(m.slug()))
+                    .toList();
+        }
+
         /** A name usable in object names: "filter-prioritize-names-only". */
         public String slug() {
             return name.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-");

@@ -73,7 +73,6 @@ public final class LocalSandbox implements AutoCloseable {
      */
     public SandboxResult run(KubernetesClient live) throws IOException {
         Deadline deadline = Deadline.in(Duration.ofSeconds(plan.limits().timeoutSeconds()));
-        Map<String, Long> timings = new LinkedHashMap<>();
         long start = System.nanoTime();
         SandboxFiles.write(layout, plan);
         Runtime.getRuntime().addShutdownHook(stopOnExit);
@@ -82,30 +81,7 @@ public final class LocalSandbox implements AutoCloseable {
         for (SandboxPlan.Run run : plan.runs()) {
             startRun(run);
         }
-        Snapshot snapshot = new SnapshotReader(live).read(plan.selection());
-        timings.put("read", SandboxDriver.millisSince(start));
-        SandboxContents contents = SandboxContents.of(snapshot, plan.selection());
-        try (KubernetesClient sandbox = SandboxApi.client(layout, SandboxFiles.token(layout))) {
-            SandboxApi.awaitReady(sandbox, deadline.left(), this::requireAlive);
-            timings.put("apiserver", SandboxDriver.millisSince(start));
-            long loading = System.nanoTime();
-            SandboxLoader.load(sandbox, contents);
-            timings.put("load", SandboxDriver.millisSince(loading));
-            long readying = System.nanoTime();
-            SandboxReadiness readiness = new SandboxReadiness();
-            for (SandboxPlan.Run run : plan.runs()) {
-                readiness.awaitRun(
-                        layout,
-                        run,
-                        plan.startsExtender(run),
-                        contents.nodes().size(),
-                        contents.boundPods().size(),
-                        deadline,
-                        this::requireAlive);
-            }
-            timings.put("ready", SandboxDriver.millisSince(readying));
-            return new SandboxDriver(sandbox, plan, contents, logs, deadline).drive(snapshot.size(), timings);
-        }
+        return SandboxDriver.fillAndDrive(live, plan, layout, logs, deadline, start, this::requireAlive);
     }
 
     private void startRun(SandboxPlan.Run run) throws IOException {

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -42,7 +41,6 @@ public final class PodSandbox {
      */
     public SandboxResult drive(KubernetesClient live, String namespace, String pod) throws IOException {
         Deadline deadline = Deadline.in(Duration.ofSeconds(plan.limits().timeoutSeconds()));
-        Map<String, Long> timings = new LinkedHashMap<>();
         long start = System.nanoTime();
         Map<String, SchedulerLog> logs = new HashMap<>();
         List<LogWatch> follows = new ArrayList<>();
@@ -53,30 +51,7 @@ public final class PodSandbox {
                 follows.add(
                         follow(live, namespace, pod, SandboxPodRenderer.schedulerContainer(run.name()), log, deadline));
             }
-            Snapshot snapshot = new SnapshotReader(live).read(plan.selection());
-            timings.put("read", SandboxDriver.millisSince(start));
-            SandboxContents contents = SandboxContents.of(snapshot, plan.selection());
-            try (KubernetesClient sandbox = SandboxApi.client(layout, SandboxFiles.token(layout))) {
-                SandboxApi.awaitReady(sandbox, deadline.left(), () -> {});
-                timings.put("apiserver", SandboxDriver.millisSince(start));
-                long loading = System.nanoTime();
-                SandboxLoader.load(sandbox, contents);
-                timings.put("load", SandboxDriver.millisSince(loading));
-                long readying = System.nanoTime();
-                SandboxReadiness readiness = new SandboxReadiness();
-                for (SandboxPlan.Run run : plan.runs()) {
-                    readiness.awaitRun(
-                            layout,
-                            run,
-                            plan.startsExtender(run),
-                            contents.nodes().size(),
-                            contents.boundPods().size(),
-                            deadline,
-                            () -> {});
-                }
-                timings.put("ready", SandboxDriver.millisSince(readying));
-                return new SandboxDriver(sandbox, plan, contents, logs, deadline).drive(snapshot.size(), timings);
-            }
+            return SandboxDriver.fillAndDrive(live, plan, layout, logs, deadline, start, () -> {});
         } finally {
             follows.forEach(LogWatch::close);
         }

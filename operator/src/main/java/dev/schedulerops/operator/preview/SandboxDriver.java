@@ -165,6 +165,49 @@ public final class SandboxDriver {
         return toProbe.size() - probed;
     }
 
+    /**
+     * What every sandbox does once its components are starting, wherever they run: reads the live cluster, fills the
+     * sandbox's API server, waits until each run's extender and kube-scheduler hold all of it, places the pods.
+     *
+     * @param start when the sandbox started ({@link System#nanoTime}), for the timings
+     * @param alive fails when a component the caller started has exited
+     */
+    static SandboxResult fillAndDrive(
+            KubernetesClient live,
+            SandboxPlan plan,
+            SandboxLayout layout,
+            Map<String, SchedulerLog> logs,
+            Deadline deadline,
+            long start,
+            Runnable alive)
+            throws java.io.IOException {
+        Map<String, Long> timings = new LinkedHashMap<>();
+        Snapshot snapshot = new SnapshotReader(live).read(plan.selection());
+        timings.put("read", millisSince(start));
+        SandboxContents contents = SandboxContents.of(snapshot, plan.selection());
+        try (KubernetesClient sandbox = SandboxApi.client(layout, SandboxFiles.token(layout))) {
+            SandboxApi.awaitReady(sandbox, deadline.left(), alive);
+            timings.put("apiserver", millisSince(start));
+            long loading = System.nanoTime();
+            SandboxLoader.load(sandbox, contents);
+            timings.put("load", millisSince(loading));
+            long readying = System.nanoTime();
+            SandboxReadiness readiness = new SandboxReadiness();
+            for (SandboxPlan.Run run : plan.runs()) {
+                readiness.awaitRun(
+                        layout,
+                        run,
+                        plan.startsExtender(run),
+                        contents.nodes().size(),
+                        contents.boundPods().size(),
+                        deadline,
+                        alive);
+            }
+            timings.put("ready", millisSince(readying));
+            return new SandboxDriver(sandbox, plan, contents, logs, deadline).drive(snapshot.size(), timings);
+        }
+    }
+
     static long millisSince(long startNanos) {
         return (System.nanoTime() - startNanos) / 1_000_000;
     }
