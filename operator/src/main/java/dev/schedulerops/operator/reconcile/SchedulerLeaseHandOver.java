@@ -51,6 +51,30 @@ public final class SchedulerLeaseHandOver {
                 .orElse(false);
     }
 
+    /**
+     * Whether the pod is being deleted (an eviction, a rollout) while its kube-scheduler container still runs: the
+     * kubelet has yet to stop it and report it stopped.
+     */
+    public static boolean beingStopped(Pod pod) {
+        return pod.getMetadata().getDeletionTimestamp() != null && !schedulerStopped(pod);
+    }
+
+    /**
+     * Whether an operator that led and is stopping keeps handing over: always for {@code min} (a drain evicts the pods
+     * of a node at about the same time, so a scheduler's eviction may come just after the operator's), then while a
+     * scheduler pod is {@linkplain #beingStopped being stopped}, never beyond {@code max}.
+     */
+    public static boolean keepHandingOverWhileStopping(
+            java.time.Duration elapsed,
+            java.time.Duration min,
+            java.time.Duration max,
+            boolean aSchedulerIsBeingStopped) {
+        if (elapsed.compareTo(max) >= 0) {
+            return false;
+        }
+        return elapsed.compareTo(min) < 0 || aSchedulerIsBeingStopped;
+    }
+
     private static boolean notRunning(ContainerStatus container) {
         var state = container.getState();
         return state != null

@@ -50,6 +50,15 @@ public final class OperatorRuntime implements AutoCloseable {
     private final AtomicBoolean failed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Whether this instance leads: set when it takes the lease, or at once without leader election. */
+    /**
+     * How long an operator that led keeps handing over schedulers' leases while it stops
+     * ({@link SchedulerLeaseWatch#handOverWhileStopping}): at least the spread of a drain's evictions, at most well
+     * inside the pod's 30 s termination grace period.
+     */
+    static final java.time.Duration HAND_OVER_WHILE_STOPPING_MIN = java.time.Duration.ofSeconds(3);
+
+    static final java.time.Duration HAND_OVER_WHILE_STOPPING_MAX = java.time.Duration.ofSeconds(10);
+
     private final AtomicBoolean leading = new AtomicBoolean();
 
     private final OperatorMetrics operatorMetrics;
@@ -275,7 +284,7 @@ public final class OperatorRuntime implements AutoCloseable {
         }
         LOG.info("stopping the operator");
         versionWatch.close();
-        schedulerLeases.close();
+        boolean ledBeforeStopping = config.leaderElection() && leading.get();
         try {
             operator.stop();
         } catch (RuntimeException e) {
@@ -292,6 +301,14 @@ public final class OperatorRuntime implements AutoCloseable {
                 LOG.warn("{} reconciles still run after the stop: the leader lease is kept until it expires", running);
             }
         }
+        if (ledBeforeStopping) {
+            try {
+                schedulerLeases.handOverWhileStopping(HAND_OVER_WHILE_STOPPING_MIN, HAND_OVER_WHILE_STOPPING_MAX);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        schedulerLeases.close();
         endpoints.close();
         gcMetrics.close();
         registry.close();

@@ -8,10 +8,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -35,6 +37,9 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
         return thread;
     });
     private final AtomicLong handOvers = new AtomicLong();
+    /** Set by {@link #handOverWhileStopping}: this instance led and is stopping, and hands over without leading. */
+    private volatile boolean stopping;
+
     private SharedIndexInformer<Pod> informer;
 
     public SchedulerLeaseWatch(KubernetesClient client, String namespace, BooleanSupplier leading) {
@@ -69,7 +74,7 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
     }
 
     private void consider(Pod pod) {
-        if (leading.getAsBoolean() && SchedulerLeaseHandOver.schedulerStopped(pod)) {
+        if ((stopping || leading.getAsBoolean()) && SchedulerLeaseHandOver.schedulerStopped(pod)) {
             worker.execute(() -> handOver(pod));
         }
     }
@@ -103,6 +108,32 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
                 LOG.warn("could not release lease {}/{}: {}", namespace, leaseName.get(), e.getMessage());
             }
         }
+    }
+
+    /**
+     * Keeps handing over for a while after this operator, which led, stopped leading because it is stopping. A drain
+     * evicts every pod of a node at about the same time: with the operator on the same node as a profile's leading
+     * kube-scheduler, the operator's replacement leads only after that scheduler pod is long gone, so the hand-over
+     * must come from the stopping operator or not at all (in CI the two were evicted 0.7 s apart, and the lease ran
+     * out instead). Another operator that leads meanwhile may hand over too: the update carries the resource version
+     * it read, so one write wins and the other gets a 409, which is ignored. Blocks for at least {@code min}, then
+     * while a scheduler pod is being stopped, at most {@code max}; then waits for hand-overs under way.
+     */
+    public void handOverWhileStopping(Duration min, Duration max) throws InterruptedException {
+        if (informer == null) {
+            return;
+        }
+        stopping = true;
+        long start = System.nanoTime();
+        while (SchedulerLeaseHandOver.keepHandingOverWhileStopping(
+                Duration.ofNanos(System.nanoTime() - start),
+                min,
+                max,
+                informer.getStore().list().stream().anyMatch(SchedulerLeaseHandOver::beingStopped))) {
+            Thread.sleep(100);
+        }
+        worker.shutdown();
+        worker.awaitTermination(5, TimeUnit.SECONDS);
     }
 
     /** Leases given back on behalf of a stopped scheduler. */

@@ -207,4 +207,54 @@ class LeaseHandOverTest {
             assertThat(watch.handOvers()).isGreaterThanOrEqualTo(1);
         }
     }
+
+    /**
+     * The CI drain's case: the operator and the leading kube-scheduler share the drained node and are evicted together.
+     * The operator, which led and stops first, keeps handing over while the scheduler pod is being stopped, and the
+     * lease is given back once the kubelet reports the container stopped, though this operator no longer leads.
+     */
+    @Test
+    void aStoppingOperatorHandsOverTheLeaseOfASchedulerEvictedWithIt(Tier tier) throws Exception {
+        KubernetesClient client = tier.client();
+        // On a node, so that deleting it is graceful: it stays, with a deletion timestamp, until "the kubelet" is done.
+        Pod leader = client.resource(new PodBuilder(schedulerPod(tier, "evicted", "evicted-scheduler-1"))
+                        .editSpec()
+                        .withNodeName("drained-node")
+                        .endSpec()
+                        .build())
+                .create();
+        Lease lease = client.resource(lease(tier, "evicted", "evicted-scheduler-1_c0de"))
+                .create();
+        containerState(client, leader, true);
+
+        try (SchedulerLeaseWatch watch = new SchedulerLeaseWatch(client, tier.namespace(), () -> false)) {
+            watch.start();
+            java.util.concurrent.CompletableFuture<Void> stopping =
+                    java.util.concurrent.CompletableFuture.runAsync(() -> {
+                        try {
+                            watch.handOverWhileStopping(
+                                    java.time.Duration.ofSeconds(3), java.time.Duration.ofSeconds(60));
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+            // The scheduler's eviction comes just after the operator's, and its container takes a while to stop.
+            client.resource(leader).withGracePeriod(30).delete();
+            Thread.sleep(2_500);
+            assertThat(stopping)
+                    .as("still handing over: a scheduler pod is being stopped")
+                    .isNotDone();
+            assertThat(holder(client, lease)).isEqualTo("evicted-scheduler-1_c0de");
+
+            containerState(client, leader, false);
+            stopping.get(45, TimeUnit.SECONDS);
+            assertThat(holder(client, lease))
+                    .as("given back by the stopping operator before it finished stopping")
+                    .isNull();
+            assertThat(watch.handOvers()).isEqualTo(1);
+        } finally {
+            client.resource(leader).withGracePeriod(0).delete();
+            client.resource(lease).delete();
+        }
+    }
 }

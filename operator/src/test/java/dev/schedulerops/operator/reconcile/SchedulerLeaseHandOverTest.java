@@ -130,4 +130,47 @@ class SchedulerLeaseHandOverTest {
                 .build();
         assertThat(SchedulerLeaseHandOver.leaseOf(extender)).isEmpty();
     }
+
+    @Test
+    void aPodIsBeingStoppedFromItsDeletionUntilTheKubeletReportsItsSchedulerStopped() {
+        Pod running = schedulerPod("gpu-scheduler-7d9f-abcde", "running");
+        assertThat(SchedulerLeaseHandOver.beingStopped(running))
+                .as("not deleted")
+                .isFalse();
+        Pod evicted = new PodBuilder(running)
+                .editMetadata()
+                .withDeletionTimestamp(NOW.toString())
+                .endMetadata()
+                .build();
+        assertThat(SchedulerLeaseHandOver.beingStopped(evicted)).isTrue();
+        Pod stopped = new PodBuilder(schedulerPod("gpu-scheduler-7d9f-abcde", "terminated"))
+                .editMetadata()
+                .withDeletionTimestamp(NOW.toString())
+                .endMetadata()
+                .build();
+        assertThat(SchedulerLeaseHandOver.beingStopped(stopped))
+                .as("stopped: nothing left to wait for")
+                .isFalse();
+    }
+
+    @Test
+    void aStoppingOperatorHandsOverForTheMinimumThenWhileASchedulerIsBeingStoppedNeverBeyondTheMaximum() {
+        java.time.Duration min = java.time.Duration.ofSeconds(3);
+        java.time.Duration max = java.time.Duration.ofSeconds(10);
+        java.util.function.BiFunction<Integer, Boolean, Boolean> keep =
+                (seconds, beingStopped) -> SchedulerLeaseHandOver.keepHandingOverWhileStopping(
+                        java.time.Duration.ofSeconds(seconds), min, max, beingStopped);
+        assertThat(keep.apply(0, false))
+                .as("a scheduler's eviction may still come")
+                .isTrue();
+        assertThat(keep.apply(2, false)).isTrue();
+        assertThat(keep.apply(3, false))
+                .as("nothing being stopped after the minimum")
+                .isFalse();
+        assertThat(keep.apply(3, true)).isTrue();
+        assertThat(keep.apply(9, true)).isTrue();
+        assertThat(keep.apply(10, true))
+                .as("the maximum, whatever is being stopped")
+                .isFalse();
+    }
 }
