@@ -75,7 +75,11 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
 
     private void consider(Pod pod) {
         if ((stopping || leading.getAsBoolean()) && SchedulerLeaseHandOver.schedulerStopped(pod)) {
-            worker.execute(() -> handOver(pod));
+            try {
+                worker.execute(() -> handOver(pod));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // stopped (handOverWhileStopping is over): the informer is about to stop too
+            }
         }
     }
 
