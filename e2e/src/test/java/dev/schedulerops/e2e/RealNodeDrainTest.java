@@ -14,6 +14,7 @@ import dev.schedulerops.e2e.support.RealNode;
 import dev.schedulerops.e2e.support.RestrictedPods;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.runtime.SchedulerLeaseWatch;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -245,6 +246,14 @@ class RealNodeDrainTest {
                 .filter(e -> "FailedScheduling".equals(e.getReason()))
                 .map(e -> e.getInvolvedObject().getName() + ": " + e.getMessage())
                 .toList();
+        // Which leases the operator gave back, and which of its pods did (the evicted one while stopping, or its
+        // replacement): the rest were the schedulers' own releases, or nobody's.
+        List<String> operatorReleases = client.v1().events().inNamespace("default").list().getItems().stream()
+                .filter(e -> SchedulerLeaseWatch.REASON_RELEASED.equals(e.getReason())
+                        && PROFILE.equals(e.getInvolvedObject().getName()))
+                .map(e -> e.getReportingInstance() + ": " + e.getMessage())
+                .toList();
+        say("The operator gave back " + operatorReleases.size() + " lease(s) " + operatorReleases);
         say("With the operator and the leading kube-scheduler both on " + leaderNode + ", drained " + drainTimes
                 + " back to back while " + created.size() + " pods arrived (one every 500 ms):"
                 + " fewest available extender pods " + minExtender + ", scheduler pods " + minScheduler

@@ -174,7 +174,8 @@ public final class OperatorRuntime implements AutoCloseable {
         this.versionWatch = new ClusterVersionWatch(
                 facts.kubernetesVersion(), () -> serverVersion(client), reconciler::clusterVersionChanged);
         this.versionCheckSeconds = config.versionCheckSeconds();
-        this.schedulerLeases = new SchedulerLeaseWatch(client, config.workloadNamespace(), leading::get);
+        this.schedulerLeases = new SchedulerLeaseWatch(
+                client, config.workloadNamespace(), leading::get, new ProfileEvents(client, instanceName()));
         FunctionCounter.builder(
                         "schedulerops.scheduler.lease.handovers", schedulerLeases, SchedulerLeaseWatch::handOvers)
                 .description("Leases the operator gave back for a profile's kube-scheduler whose container had stopped")

@@ -1,6 +1,8 @@
 package dev.schedulerops.operator.runtime;
 
+import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.reconcile.ProfileEvents;
 import dev.schedulerops.operator.reconcile.SchedulerLeaseHandOver;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -27,10 +29,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class SchedulerLeaseWatch implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerLeaseWatch.class);
+    /** The reason of the Event on the profile each hand-over records (its reporting instance is this operator pod). */
+    public static final String REASON_RELEASED = "SchedulerLeaseReleased";
 
     private final KubernetesClient client;
     private final String namespace;
     private final BooleanSupplier leading;
+    private final ProfileEvents events;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(runnable -> {
         Thread thread = new Thread(runnable, "scheduler-lease-hand-over");
         thread.setDaemon(true);
@@ -42,10 +47,12 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
 
     private SharedIndexInformer<Pod> informer;
 
-    public SchedulerLeaseWatch(KubernetesClient client, String namespace, BooleanSupplier leading) {
+    public SchedulerLeaseWatch(
+            KubernetesClient client, String namespace, BooleanSupplier leading, ProfileEvents events) {
         this.client = client;
         this.namespace = namespace;
         this.leading = leading;
+        this.events = events;
     }
 
     public void start() {
@@ -99,13 +106,17 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
             }
             client.leases().inNamespace(namespace).resource(released.get()).update();
             handOvers.incrementAndGet();
-            LOG.info(
-                    "released lease {}/{} of scheduler pod {}, whose kube-scheduler has stopped (held by {}): the"
-                            + " standby takes over at its next retry",
-                    namespace,
-                    leaseName.get(),
-                    pod.getMetadata().getName(),
-                    lease.getSpec().getHolderIdentity());
+            String message = "gave back lease " + namespace + "/" + leaseName.get() + " of scheduler pod "
+                    + pod.getMetadata().getName() + ", whose kube-scheduler has stopped (held by "
+                    + lease.getSpec().getHolderIdentity() + "): the standby takes over at its next retry";
+            SchedulerProfile profile = client.resources(SchedulerProfile.class)
+                    .withName(pod.getMetadata().getLabels().get(Labels.PROFILE))
+                    .get();
+            if (profile != null) {
+                events.normal(profile, REASON_RELEASED, message); // logs it too
+            } else {
+                LOG.info(message);
+            }
         } catch (KubernetesClientException e) {
             // 409: someone (the standby taking over, the scheduler's own release) wrote the lease since the read.
             if (e.getCode() != 409) {

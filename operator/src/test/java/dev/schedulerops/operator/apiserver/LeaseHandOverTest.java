@@ -97,6 +97,10 @@ class LeaseHandOverTest {
         client.resource(current).updateStatus();
     }
 
+    private static dev.schedulerops.operator.reconcile.ProfileEvents events(KubernetesClient client) {
+        return new dev.schedulerops.operator.reconcile.ProfileEvents(client, "lease-hand-over-test");
+    }
+
     private static String holder(KubernetesClient client, Lease lease) {
         return client.resource(lease).get().getSpec().getHolderIdentity();
     }
@@ -115,7 +119,8 @@ class LeaseHandOverTest {
         containerState(client, running, true);
         containerState(client, leader, true);
 
-        try (SchedulerLeaseWatch watch = new SchedulerLeaseWatch(client, tier.namespace(), () -> true)) {
+        try (SchedulerLeaseWatch watch =
+                new SchedulerLeaseWatch(client, tier.namespace(), () -> true, events(client))) {
             watch.start();
             containerState(client, running, false);
             containerState(client, running, true); // it restarted: a new process, which the lease is not left to
@@ -155,7 +160,8 @@ class LeaseHandOverTest {
         Lease otherLease =
                 client.resource(lease(tier, "other", "other-scheduler-1_0b0b")).create();
 
-        try (SchedulerLeaseWatch watch = new SchedulerLeaseWatch(client, tier.namespace(), () -> true)) {
+        try (SchedulerLeaseWatch watch =
+                new SchedulerLeaseWatch(client, tier.namespace(), () -> true, events(client))) {
             watch.start();
             containerState(client, leader, false);
             containerState(client, other, false);
@@ -188,7 +194,7 @@ class LeaseHandOverTest {
             return now;
         };
 
-        try (SchedulerLeaseWatch watch = new SchedulerLeaseWatch(client, tier.namespace(), leads)) {
+        try (SchedulerLeaseWatch watch = new SchedulerLeaseWatch(client, tier.namespace(), leads, events(client))) {
             watch.start();
             containerState(client, leader, false);
             assertThat(askedWhileStandby.await(45, TimeUnit.SECONDS))
@@ -216,6 +222,7 @@ class LeaseHandOverTest {
     @Test
     void aStoppingOperatorHandsOverTheLeaseOfASchedulerEvictedWithIt(Tier tier) throws Exception {
         KubernetesClient client = tier.client();
+        tier.createProfile("evicted", "labelKey: example.com/rank"); // the hand-over's Event goes on it
         // On a node, so that deleting it is graceful: it stays, with a deletion timestamp, until "the kubelet" is done.
         Pod leader = client.resource(new PodBuilder(schedulerPod(tier, "evicted", "evicted-scheduler-1"))
                         .editSpec()
@@ -227,7 +234,8 @@ class LeaseHandOverTest {
                 .create();
         containerState(client, leader, true);
 
-        try (SchedulerLeaseWatch watch = new SchedulerLeaseWatch(client, tier.namespace(), () -> false)) {
+        try (SchedulerLeaseWatch watch =
+                new SchedulerLeaseWatch(client, tier.namespace(), () -> false, events(client))) {
             watch.start();
             java.util.concurrent.CompletableFuture<Void> stopping =
                     java.util.concurrent.CompletableFuture.runAsync(() -> {
@@ -252,6 +260,11 @@ class LeaseHandOverTest {
                     .as("given back by the stopping operator before it finished stopping")
                     .isNull();
             assertThat(watch.handOvers()).isEqualTo(1);
+            Eventually.until(
+                    "an Event on the profile says who gave the lease back", () -> tier.events("evicted").stream()
+                            .anyMatch(e -> SchedulerLeaseWatch.REASON_RELEASED.equals(e.getReason())
+                                    && "lease-hand-over-test".equals(e.getReportingInstance())
+                                    && e.getMessage().contains("evicted-scheduler-1")));
         } finally {
             client.resource(leader).withGracePeriod(0).delete();
             client.resource(lease).delete();
