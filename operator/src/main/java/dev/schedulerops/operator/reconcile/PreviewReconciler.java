@@ -53,6 +53,8 @@ public class PreviewReconciler implements Reconciler<SchedulerProfilePreview> {
 
     /** Looks again at a preview waiting for a free sandbox slot. */
     static final Duration QUEUE_POLL = Duration.ofSeconds(5);
+    /** How soon a reconcile given a stale copy of the preview looks again (see reconcile). */
+    static final Duration STALE_CACHE_RETRY = Duration.ofMillis(500);
 
     private static final Logger LOG = LoggerFactory.getLogger(PreviewReconciler.class);
 
@@ -100,9 +102,27 @@ public class PreviewReconciler implements Reconciler<SchedulerProfilePreview> {
             return finished(preview, client);
         }
         if (!PreviewStatus.RUNNING.equals(status.getPhase())) {
+            if (staleInTheCache(preview, client)) {
+                // Our own status write (RUNNING) has not reached the cache yet, and this reconcile was triggered by
+                // the new pod's event: starting again would create a second sandbox pod should the first one be gone
+                // meanwhile (deleted by someone). A status write's own event reconciles nothing (JOSDK filters
+                // updates that keep the generation), so it looks again shortly, by then with what the cache holds.
+                return UpdateControl.<SchedulerProfilePreview>noUpdate().rescheduleAfter(STALE_CACHE_RETRY);
+            }
             return start(preview, context);
         }
         return watch(preview, client);
+    }
+
+    /** Whether the API server holds a newer version of the preview (or none) than the cache this reconcile was given. */
+    private static boolean staleInTheCache(SchedulerProfilePreview cached, KubernetesClient client) {
+        SchedulerProfilePreview current = client.resources(SchedulerProfilePreview.class)
+                .withName(name(cached))
+                .get();
+        return current == null // deleted: nothing to start
+                || !java.util.Objects.equals(
+                        current.getMetadata().getResourceVersion(),
+                        cached.getMetadata().getResourceVersion());
     }
 
     /** Plans the sandbox and starts its pod, or refuses, or waits for a free slot. */
