@@ -115,7 +115,9 @@ public final class ExtenderTlsClient {
         try (javax.net.ssl.SSLSocket socket =
                 (javax.net.ssl.SSLSocket) context.getSocketFactory().createSocket()) {
             socket.connect(new java.net.InetSocketAddress(ip, port), 3_000);
-            socket.setSoTimeout(500);
+            // Long enough for a loaded extender's alert: a client that writes before it arrives gets only a broken
+            // pipe (seen in the matrix runs at 500 ms). An accepted client costs this wait once.
+            socket.setSoTimeout(3_000);
             try {
                 socket.startHandshake();
                 try {
