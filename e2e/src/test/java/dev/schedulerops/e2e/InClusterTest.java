@@ -216,6 +216,9 @@ class InClusterTest {
             }
             LabelToBindReport.assertThePromise(profile + " in-cluster", trials, cluster.kubernetesVersion());
         }
+        // The experiment removed its label on closing. A pod created before every extender replica has heard of that
+        // would be placed by the removed label (the stale window docs/profiles.md describes), not made to wait.
+        awaitExtenderChoosesNone(scheduler);
 
         Pod waiting = createPod(scheduler);
         Event failed = awaitEvent(waiting, "FailedScheduling");
@@ -961,6 +964,23 @@ class InClusterTest {
                         .filter(p -> component(p).equals("extender"))
                         .allMatch(p -> post(profile, p.getStatus().getPodIP(), "/filter_onlyone", request)
                                 .contains("\"NodeNames\":[\"" + expectedNode + "\"]")));
+    }
+
+    /**
+     * Waits until no replica of the profile's extender (a FilterOnlyOne profile) finds a node with the label: its node
+     * cache has dropped it.
+     */
+    private void awaitExtenderChoosesNone(String profile) {
+        String request =
+                "{\"Pod\":{\"metadata\":{\"name\":\"probe\",\"namespace\":\"" + namespace + "\"}},\"NodeNames\":"
+                        + kwokNodes.stream().map(n -> "\"" + n + "\"").toList() + "}";
+        Await.until(
+                Duration.ofSeconds(30),
+                "every " + profile + " extender replica finds no node with the label",
+                () -> productPods(profile).stream()
+                        .filter(p -> component(p).equals("extender"))
+                        .noneMatch(p -> post(profile, p.getStatus().getPodIP(), "/filter_onlyone", request)
+                                .contains("\"NodeNames\":[\"")));
     }
 
     private double extenderCounter(String profile, String labelFilter) {
