@@ -953,17 +953,22 @@ class InClusterTest {
     }
 
     private void awaitExtenderChooses(String profile, String expectedNode) {
-        String request =
-                "{\"Pod\":{\"metadata\":{\"name\":\"probe\",\"namespace\":\"" + namespace + "\"}},\"NodeNames\":"
-                        + kwokNodes.stream().map(n -> "\"" + n + "\"").toList() + "}";
         // Every replica keeps its own node cache: ask each one, at its pod IP on the node's bridge.
         Await.until(
                 Duration.ofSeconds(30),
                 "every " + profile + " extender replica chooses " + expectedNode,
-                () -> productPods(profile).stream()
-                        .filter(p -> component(p).equals("extender"))
-                        .allMatch(p -> post(profile, p.getStatus().getPodIP(), "/filter_onlyone", request)
-                                .contains("\"NodeNames\":[\"" + expectedNode + "\"]")));
+                () -> filterOnlyOneAnswers(profile)
+                        .allMatch(a -> a.contains("\"NodeNames\":[\"" + expectedNode + "\"]")));
+    }
+
+    /** Each replica's answer to a FilterOnlyOne call over every KWOK node, asked at its pod IP. */
+    private java.util.stream.Stream<String> filterOnlyOneAnswers(String profile) {
+        String request =
+                "{\"Pod\":{\"metadata\":{\"name\":\"probe\",\"namespace\":\"" + namespace + "\"}},\"NodeNames\":"
+                        + kwokNodes.stream().map(n -> "\"" + n + "\"").toList() + "}";
+        return productPods(profile).stream()
+                .filter(p -> component(p).equals("extender"))
+                .map(p -> post(profile, p.getStatus().getPodIP(), "/filter_onlyone", request));
     }
 
     /**
@@ -971,16 +976,10 @@ class InClusterTest {
      * cache has dropped it.
      */
     private void awaitExtenderChoosesNone(String profile) {
-        String request =
-                "{\"Pod\":{\"metadata\":{\"name\":\"probe\",\"namespace\":\"" + namespace + "\"}},\"NodeNames\":"
-                        + kwokNodes.stream().map(n -> "\"" + n + "\"").toList() + "}";
         Await.until(
                 Duration.ofSeconds(30),
                 "every " + profile + " extender replica finds no node with the label",
-                () -> productPods(profile).stream()
-                        .filter(p -> component(p).equals("extender"))
-                        .noneMatch(p -> post(profile, p.getStatus().getPodIP(), "/filter_onlyone", request)
-                                .contains("\"NodeNames\":[\"")));
+                () -> filterOnlyOneAnswers(profile).noneMatch(a -> a.contains("\"NodeNames\":[\"")));
     }
 
     private double extenderCounter(String profile, String labelFilter) {

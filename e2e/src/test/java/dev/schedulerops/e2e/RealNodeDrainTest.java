@@ -54,6 +54,9 @@ class RealNodeDrainTest {
     static final String LABEL = "real-drain.example.com/rank";
     static final String POOL = "e2e.schedulerops.dev/real-drain";
     static final String SECOND_NODE_TAINT = "e2e.schedulerops.dev/second-node";
+    /** The operator's pods, by their name: deploy/'s Deployment schedulerops-operator. */
+    static final String OPERATOR_POD_PREFIX = "schedulerops-operator-";
+
     static final Duration ROLLOUT = Duration.ofMinutes(3);
     /**
      * From the eviction of the scheduler that holds the lease to another holding it, when the lease is given back: the
@@ -398,17 +401,15 @@ class RealNodeDrainTest {
      */
     private String theLeaderOnTheOperatorsNodeDrainedFirst() {
         String operatorNode = client.pods().inNamespace(WORKLOAD).list().getItems().stream()
-                .filter(p -> p.getMetadata().getName().startsWith("schedulerops-operator-"))
+                .filter(p -> p.getMetadata().getName().startsWith(OPERATOR_POD_PREFIX))
                 .filter(Readiness::isPodReady)
                 .map(p -> p.getSpec().getNodeName())
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no Ready operator pod in " + WORKLOAD));
         assertThat(operatorNode).as("the operator's node, drained first").isEqualTo(realNodes.get(0));
-        Await.until(
-                ROLLOUT,
-                "a Ready scheduler pod holds the lease",
-                () -> leaderPod().getSpec().getNodeName() != null);
-        Pod leader = leaderPod();
+        Await.until(ROLLOUT, "a Ready scheduler pod holds the lease", () -> leaderPod()
+                .isPresent());
+        Pod leader = leaderPod().orElseThrow();
         if (!operatorNode.equals(leader.getSpec().getNodeName())) {
             say("The leader " + leader.getMetadata().getName() + " runs on "
                     + leader.getSpec().getNodeName() + ", not with the operator on " + operatorNode
@@ -417,31 +418,27 @@ class RealNodeDrainTest {
             Await.until(
                     ROLLOUT,
                     "the lease held by a scheduler on " + operatorNode + " and both schedulers available",
-                    () -> operatorNode.equals(leaderPod().getSpec().getNodeName())
+                    () -> leaderPod()
+                                    .map(p -> operatorNode.equals(p.getSpec().getNodeName()))
+                                    .orElse(false)
                             && available(Labels.COMPONENT_SCHEDULER) == 2);
         }
         return operatorNode;
     }
 
-    /** The pod whose kube-scheduler holds the profile's lease (its identity is the pod's name, "_", a random id). */
-    private Pod leaderPod() {
+    /** The Ready pod whose kube-scheduler holds the profile's lease (its identity: the pod's name, "_", a random id). */
+    private java.util.Optional<Pod> leaderPod() {
         var lease = client.leases()
                 .inNamespace(WORKLOAD)
                 .withName(names.schedulerLease())
                 .get();
-        String holder = lease == null || lease.getSpec().getHolderIdentity() == null
-                ? ""
-                : lease.getSpec().getHolderIdentity();
+        String holder = lease == null ? null : lease.getSpec().getHolderIdentity();
+        if (holder == null) {
+            return java.util.Optional.empty();
+        }
         return readyPods(Labels.COMPONENT_SCHEDULER).stream()
                 .filter(p -> holder.startsWith(p.getMetadata().getName() + "_"))
-                .findFirst()
-                .orElse(new io.fabric8.kubernetes.api.model.PodBuilder()
-                        .withNewMetadata()
-                        .withName("(no Ready holder: " + holder + ")")
-                        .endMetadata()
-                        .withNewSpec()
-                        .endSpec()
-                        .build());
+                .findFirst();
     }
 
     private void drainInTurn(Map<String, Duration> drainTimes, Map<String, String> placements) {
@@ -536,7 +533,7 @@ class RealNodeDrainTest {
         for (PodTimeline.Change change : pods.changes()) {
             Pod pod = change.pod();
             // The operator's own pods too: its hand-over cannot come while it is evicted by the same drain.
-            boolean operator = pod.getMetadata().getName().startsWith("schedulerops-operator-");
+            boolean operator = pod.getMetadata().getName().startsWith(OPERATOR_POD_PREFIX);
             if (!WORKLOAD.equals(pod.getMetadata().getNamespace())
                     || !(operator
                             || (pod.getMetadata().getLabels() != null
