@@ -81,6 +81,7 @@ class RealNodeDrainTest {
     private String kwokNode;
     private String namespace;
     private List<String> realNodes;
+    private AutoCloseable followedLogs;
 
     static void say(String line) {
         System.out.println("[real drain] " + line);
@@ -91,6 +92,8 @@ class RealNodeDrainTest {
     void twoRealNodesAndAProfileWithTwoOfEach(Cluster cluster) {
         this.cluster = cluster;
         client = cluster.client();
+        followedLogs =
+                cluster.followProductLogs("drainingBothRealNodesInTurnKeepsBothComponentsAvailableAndEveryPodIsBound");
         kwokNode = OperatorTests.installTheProductOnTheRealNode(cluster, "real-drain", LABEL, ROLLOUT);
         realNodes = List.of(RealNode.ensure(), RealNode.ensureSecond());
         for (String node : realNodes) {
@@ -116,7 +119,10 @@ class RealNodeDrainTest {
     }
 
     @AfterAll
-    void removeTheSecondNodeAndTheProduct() {
+    void removeTheSecondNodeAndTheProduct() throws Exception {
+        if (followedLogs != null) {
+            followedLogs.close();
+        }
         if (client == null) {
             return;
         }

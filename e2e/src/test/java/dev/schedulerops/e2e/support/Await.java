@@ -32,6 +32,16 @@ public final class Await {
         throw new AssertionError("timed out after " + timeout + " waiting until " + what, last);
     }
 
+    /** Whether {@code condition} comes to hold within {@code timeout}: for what is reported, not required. */
+    public static boolean within(Duration timeout, BooleanSupplier condition) {
+        try {
+            until(timeout, "a reported condition", condition);
+            return true;
+        } catch (AssertionError notWithin) {
+            return false;
+        }
+    }
+
     /** Waits until {@code value} gives something other than null, and returns it; failures count as "not yet". */
     public static <T> T value(Duration timeout, String what, Supplier<T> value) {
         Object[] found = new Object[1];

@@ -254,6 +254,66 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Follows, from now until closed, the log of every real container of the product's pods, each into a file of its
+     * own under the test's log directory ({@code followed/}), whether the test fails or not. A pod a drain evicts takes
+     * its log with it, and {@link #captureFailureLogs} can read only the pods that are left: the operator that made a
+     * decision before its eviction is the one whose log tells why.
+     */
+    public AutoCloseable followProductLogs(String testName) {
+        Path dir = E2eSettings.failureLogDir()
+                .resolve(scope)
+                .resolve(fileName(testName))
+                .resolve("followed");
+        java.util.Set<String> followed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        List<io.fabric8.kubernetes.client.dsl.LogWatch> watches = new CopyOnWriteArrayList<>();
+        java.util.concurrent.ScheduledExecutorService every =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "follow-product-logs");
+                    t.setDaemon(true);
+                    return t;
+                });
+        every.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        for (Pod pod : client().pods()
+                                .inNamespace(PRODUCT_NAMESPACE)
+                                .list()
+                                .getItems()) {
+                            if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+                                continue;
+                            }
+                            for (var container : pod.getStatus().getContainerStatuses()) {
+                                String id = container.getContainerID();
+                                boolean running = container.getState() != null
+                                        && container.getState().getRunning() != null;
+                                if (id == null || !id.startsWith("containerd://") || !running || !followed.add(id)) {
+                                    continue;
+                                }
+                                Files.createDirectories(dir);
+                                String file = pod.getMetadata().getName() + "_" + container.getName() + "-"
+                                        + container.getRestartCount() + ".log";
+                                watches.add(client().pods()
+                                        .inNamespace(PRODUCT_NAMESPACE)
+                                        .withName(pod.getMetadata().getName())
+                                        .inContainer(container.getName())
+                                        .watchLog(new java.io.FileOutputStream(
+                                                dir.resolve(file).toFile())));
+                            }
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        LOG.warn("following the product's logs: {}", e.toString());
+                    }
+                },
+                0,
+                1,
+                TimeUnit.SECONDS);
+        return () -> {
+            every.shutdownNow();
+            watches.forEach(io.fabric8.kubernetes.client.dsl.LogWatch::close);
+        };
+    }
+
     private static void writeLog(Path file, java.util.function.Supplier<String> log) {
         try {
             Files.writeString(file, log.get());

@@ -548,6 +548,29 @@ public final class RealNode {
     }
 
     /** Looks the container up in each real node's containerd (the second node's state is nested in the first's). */
+    /** Whether containerd on either real node runs {@code containerId} ("containerd://..." or the bare ID) now. */
+    public static boolean containerRunning(String containerId) {
+        String id = containerId.replaceFirst("^containerd://", "");
+        for (String node : List.of("", "/node2")) {
+            Path socket = Path.of("/run/schedulerops/" + clusterName() + node + "/containerd/containerd.sock");
+            if (!Files.exists(socket)) {
+                continue;
+            }
+            boolean running = Commands.run(
+                            List.of("ctr", "--address", socket.toString(), "--namespace", "k8s.io", "tasks", "ls"),
+                            Duration.ofSeconds(30))
+                    .requireSuccess("ctr tasks ls")
+                    .stdout()
+                    .lines()
+                    .map(l -> l.trim().split("\\s+"))
+                    .anyMatch(columns -> columns.length >= 3 && columns[0].equals(id) && columns[2].equals("RUNNING"));
+            if (running) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static long containerPid(String id) {
         StringBuilder listed = new StringBuilder();
         for (String node : List.of("", "/node2")) {

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,16 +42,20 @@ final class ProfileTls {
     private final CertificateIssuer issuer;
     private final Clock clock;
     private final ProfileMetrics metrics;
+    /** Reads a Secret from the API server, not the cache (null when absent). */
+    private final BiFunction<String, String, Secret> liveSecrets;
 
     ProfileTls(
             ResourceApplier applier,
             OwnedInformers informers,
+            BiFunction<String, String, Secret> liveSecrets,
             ProfileEvents events,
             CertificateIssuer issuer,
             Clock clock,
             ProfileMetrics metrics) {
         this.applier = applier;
         this.informers = informers;
+        this.liveSecrets = liveSecrets;
         this.events = events;
         this.issuer = issuer;
         this.clock = clock;
@@ -68,34 +73,26 @@ final class ProfileTls {
             return TlsFacts.NONE;
         }
         Names names = p.names();
-        Secret caSecret = cached(names.caSecret(), names.namespace());
-        Secret extenderSecret = cached(names.extenderTlsSecret(), names.namespace());
-        Secret schedulerSecret = cached(names.schedulerClientSecret(), names.namespace());
-        Map<String, String> extenderData = decode(extenderSecret);
-        Map<String, String> schedulerData = decode(schedulerSecret);
-
         String requested = profile.getSpec() == null
                         || profile.getSpec().getExtender() == null
                         || profile.getSpec().getExtender().getTls() == null
                 ? null
                 : profile.getSpec().getExtender().getTls().getRotate();
-        String rotatedFor =
-                caSecret == null ? null : annotation(caSecret.getMetadata().getAnnotations(), Labels.ROTATED_FOR);
-        boolean rotationRequested = requested != null && !requested.equals(rotatedFor);
-        boolean rolledOut = runs(observedExtender, hash(extenderData)) && runs(observedScheduler, hash(schedulerData));
-
         Instant now = clock.instant();
-        ProfileCertificates.Existing existing =
-                ProfileCertificates.read(decode(caSecret), extenderData, schedulerData, names);
-        RotationPolicy.Action action = RotationPolicy.decide(
-                ProfileCertificates.observe(existing, p.tls(), rotationRequested, rolledOut), now);
-        TlsMaterial material = ProfileCertificates.apply(action, existing, names, p.tls(), issuer, now);
-        if (action == RotationPolicy.Action.ISSUE_ALL || action == RotationPolicy.Action.ROTATE_CA) {
-            rotatedFor = requested;
+        Decision decision = decide(p, requested, this::cached, observedExtender, observedScheduler, now);
+        if (decision.action() == RotationPolicy.Action.ISSUE_ALL) {
+            // A new CA without overlap is decided on the API server's copies only: the cache can be empty (JOSDK
+            // clears it while it stops), and replacing a CA the running pods trust would stop every extender call.
+            decision = decide(p, requested, this::live, observedExtender, observedScheduler, now);
         }
+        RotationPolicy.Action action = decision.action();
+        TlsMaterial material = ProfileCertificates.apply(action, decision.existing(), names, p.tls(), issuer, now);
+        String rotatedFor = action == RotationPolicy.Action.ISSUE_ALL || action == RotationPolicy.Action.ROTATE_CA
+                ? requested
+                : decision.rotatedFor();
         if (action != RotationPolicy.Action.KEEP) {
             LOG.info("TLS of {}: {}", names.profile(), action);
-            events.normal(profile, "Certificates", message(action));
+            events.normal(profile, "Certificates", message(action, material));
         }
 
         Map<String, String> newExtenderData = material.extenderSecretData();
@@ -106,6 +103,31 @@ final class ProfileTls {
         apply(profile, secret(p, names.schedulerClientSecret(), Labels.COMPONENT_SCHEDULER, newSchedulerData, null));
         metrics.certificates(names.profile(), notAfter(material));
         return new TlsFacts(hash(newExtenderData), hash(newSchedulerData));
+    }
+
+    /** What the Secrets hold and what the policy makes of it. */
+    private record Decision(ProfileCertificates.Existing existing, RotationPolicy.Action action, String rotatedFor) {}
+
+    private static Decision decide(
+            ResolvedProfile p,
+            String requested,
+            BiFunction<String, String, Secret> secrets,
+            Deployment observedExtender,
+            Deployment observedScheduler,
+            Instant now) {
+        Names names = p.names();
+        Secret caSecret = secrets.apply(names.caSecret(), names.namespace());
+        Map<String, String> extenderData = decode(secrets.apply(names.extenderTlsSecret(), names.namespace()));
+        Map<String, String> schedulerData = decode(secrets.apply(names.schedulerClientSecret(), names.namespace()));
+        String rotatedFor =
+                caSecret == null ? null : annotation(caSecret.getMetadata().getAnnotations(), Labels.ROTATED_FOR);
+        boolean rotationRequested = requested != null && !requested.equals(rotatedFor);
+        boolean rolledOut = runs(observedExtender, hash(extenderData)) && runs(observedScheduler, hash(schedulerData));
+        ProfileCertificates.Existing existing =
+                ProfileCertificates.read(decode(caSecret), extenderData, schedulerData, names);
+        RotationPolicy.Action action = RotationPolicy.decide(
+                ProfileCertificates.observe(existing, p.tls(), rotationRequested, rolledOut), now);
+        return new Decision(existing, action, rotatedFor);
     }
 
     /**
@@ -158,9 +180,12 @@ final class ProfileTls {
         }
     }
 
-    private static String message(RotationPolicy.Action action) {
+    private static String message(RotationPolicy.Action action, TlsMaterial material) {
         return switch (action) {
-            case ISSUE_ALL -> "Issued a new CA, extender serving certificate and scheduler client certificate";
+            case ISSUE_ALL -> material.previousCaCert() == null
+                    ? "Issued a new CA, extender serving certificate and scheduler client certificate"
+                    : "Issued a new CA: the CA Secret did not hold the CA the running pods trust, which stays trusted"
+                            + " until certificates from the new CA run";
             case ROTATE_CA -> "Rotating the CA: the extender and the scheduler now trust the old and the new CA;"
                     + " new certificates follow once both run with it";
             case RENEW_LEAVES -> "Renewed the extender serving and scheduler client certificates";
@@ -184,6 +209,14 @@ final class ProfileTls {
 
     private Secret cached(String name, String namespace) {
         return informers.cached(Secret.class, new ResourceID(name, namespace)).orElse(null);
+    }
+
+    private Secret live(String name, String namespace) {
+        try {
+            return liveSecrets.apply(name, namespace);
+        } catch (KubernetesClientException e) {
+            throw new Refused(ApplyFailure.of("Secret", namespace + "/" + name, e));
+        }
     }
 
     private static String annotation(Map<String, String> annotations, String key) {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,10 +25,20 @@ public final class ResourceApplier {
 
     private final KubernetesClient client;
     private final OwnedInformers informers;
+    private final BooleanSupplier stopping;
 
-    public ResourceApplier(KubernetesClient client, OwnedInformers informers) {
+    /** @param stopping true once the operator stops: no write is made after that (see {@link Stopping}) */
+    public ResourceApplier(KubernetesClient client, OwnedInformers informers, BooleanSupplier stopping) {
         this.client = client;
         this.informers = informers;
+        this.stopping = stopping;
+    }
+
+    /** Thrown instead of a write once the operator stops: what the write was decided on may be an emptied cache. */
+    public static final class Stopping extends RuntimeException {
+        public Stopping(String what) {
+            super(what, null, false, false);
+        }
     }
 
     /**
@@ -54,6 +65,9 @@ public final class ResourceApplier {
 
     /** Applies {@code desired}, which must be of an {@link OwnedKind} (else it would go unwatched and never torn down). */
     public Applied apply(SchedulerProfile owner, HasMetadata desired) {
+        if (stopping.getAsBoolean()) {
+            throw new Stopping(desired.getKind() + " " + qualifiedName(desired));
+        }
         OwnedKind.of(desired);
         // The profile is cluster-scoped, so it can own every object, namespaced or not: garbage collection is the
         // backstop behind ProfileTeardown's ordered deletion.

@@ -12,6 +12,7 @@ import dev.schedulerops.operator.render.RenderResult;
 import dev.schedulerops.operator.tls.CertificateIssuer;
 import dev.schedulerops.operator.validation.GoDuration;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -32,6 +33,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,6 +95,8 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     private final UnscheduledPodWatch.Settings podEventSettings;
     private final boolean seesAllProfiles;
     private volatile UnscheduledPodWatch podWatch;
+    /** Set before JOSDK stops: its informers' caches are cleared then, and a reconcile must not act on them. */
+    private final AtomicBoolean stopping = new AtomicBoolean();
 
     /** A reconciler that protects {@link ProtectedNamespaces#DEFAULT} and rolls {@link RolloutSlots#DEFAULT_MAX}. */
     public SchedulerProfileReconciler(ClusterFacts facts, ProfileEvents events) {
@@ -139,9 +143,18 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     @Override
     public List<EventSource<?, SchedulerProfile>> prepareEventSources(EventSourceContext<SchedulerProfile> context) {
         informers = OwnedInformers.create(context, facts.workloadNamespace());
-        ResourceApplier applier = new ResourceApplier(context.getClient(), informers);
+        ResourceApplier applier = new ResourceApplier(context.getClient(), informers, stopping::get);
         rollout = new ProfileRollout(applier, events, slots);
-        tls = new ProfileTls(applier, informers, events, new CertificateIssuer(), Clock.systemUTC(), metrics);
+        KubernetesClient client = context.getClient();
+        tls = new ProfileTls(
+                applier,
+                informers,
+                (name, namespace) ->
+                        client.secrets().inNamespace(namespace).withName(name).get(),
+                events,
+                new CertificateIssuer(),
+                Clock.systemUTC(),
+                metrics);
         statuses = new ProfileStatusRecorder(context.getClient(), events, Clock.systemUTC());
         teardown = new ProfileTeardown(context.getClient(), facts.workloadNamespace());
         profiles = context.getPrimaryCache();
@@ -157,6 +170,19 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
     @Override
     public UpdateControl<SchedulerProfile> reconcile(SchedulerProfile profile, Context<SchedulerProfile> context) {
+        if (stopping.get()) {
+            return UpdateControl.noUpdate(); // the next leader reconciles it
+        }
+        try {
+            return reconcileWhileRunning(profile, context);
+        } catch (ResourceApplier.Stopping e) {
+            LOG.info("stopped reconciling {} before its next write: the operator is stopping", e.getMessage());
+            return UpdateControl.noUpdate();
+        }
+    }
+
+    private UpdateControl<SchedulerProfile> reconcileWhileRunning(
+            SchedulerProfile profile, Context<SchedulerProfile> context) {
         // Observe: what runs now.
         Names names = new Names(profile.getMetadata().getName(), facts.workloadNamespace());
         Deployment observedExtender = cachedDeployment(names.extender(), names.namespace());
@@ -194,6 +220,9 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
         }
 
         // Record the status.
+        if (stopping.get()) {
+            throw new ResourceApplier.Stopping("the status of " + names.profile());
+        }
         SchedulerProfileStatus status = statuses.record(
                 profile,
                 new ProfileStatuses.Observation(
@@ -314,6 +343,9 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
     @Override
     public DeleteControl cleanup(SchedulerProfile profile, Context<SchedulerProfile> context) {
+        if (stopping.get()) {
+            return DeleteControl.noFinalizerRemoval(); // the next leader finishes the teardown
+        }
         statuses.forget(profile);
         slots.release(ResourceID.fromResource(profile));
         try {
@@ -342,6 +374,15 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
     public long cachedObjects(OwnedKind kind) {
         OwnedInformers current = informers;
         return current == null ? 0 : current.cachedCount(kind);
+    }
+
+    /**
+     * Called before JOSDK stops: from now on no reconcile starts, and a running one writes nothing more. JOSDK clears
+     * its informers' caches as it stops them, and a reconcile still running would take every object for absent: a
+     * missing CA, for one, means a new CA that no running pod trusts.
+     */
+    public void stopping() {
+        stopping.set(true);
     }
 
     /** Stops looking at unscheduled pods. */

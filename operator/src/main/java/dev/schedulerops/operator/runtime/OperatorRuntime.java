@@ -286,6 +286,7 @@ public final class OperatorRuntime implements AutoCloseable {
         LOG.info("stopping the operator");
         versionWatch.close();
         boolean ledBeforeStopping = config.leaderElection() && leading.get();
+        reconciler.stopping();
         try {
             operator.stop();
         } catch (RuntimeException e) {

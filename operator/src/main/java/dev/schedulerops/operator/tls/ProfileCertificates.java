@@ -64,22 +64,60 @@ public final class ProfileCertificates {
                 .filter(p -> p.certificate().getBasicConstraints() >= 0);
         Optional<X509Certificate> previous = ca.isEmpty()
                 ? Optional.empty()
-                : first(get(caData, Names.PREVIOUS_CA_CERT)).filter(c -> c.getBasicConstraints() >= 0);
+                : first(get(caData, Names.PREVIOUS_CA_CERT)).filter(ProfileCertificates::isCa);
+        String previousPem = previous.isPresent() ? get(caData, Names.PREVIOUS_CA_CERT) : null;
         Optional<Pair> serving = pair(get(extenderData, Names.TLS_CERT), get(extenderData, Names.TLS_KEY))
                 .filter(p -> hasUsage(p.certificate(), SERVER_AUTH)
                         && dnsNames(p.certificate()).containsAll(names.extenderDnsNames()));
         Optional<Pair> client = pair(get(schedulerData, Names.TLS_CERT), get(schedulerData, Names.TLS_KEY))
                 .filter(p -> hasUsage(p.certificate(), CLIENT_AUTH));
+        if (previous.isEmpty()) {
+            previous = orphanedCa(ca, serving.or(() -> client), extenderData, schedulerData);
+            previousPem = previous.map(Pem::certificate).orElse(null);
+        }
         boolean trusted = ca.isPresent()
                 && bundleHolds(get(extenderData, Names.CLIENT_CA), ca.get().certificate())
                 && bundleHolds(get(schedulerData, Names.CA_CERT), ca.get().certificate());
-        return new Existing(
-                ca,
-                previous,
-                previous.isPresent() ? get(caData, Names.PREVIOUS_CA_CERT) : null,
-                serving,
-                client,
-                trusted);
+        return new Existing(ca, previous, previousPem, serving, client, trusted);
+    }
+
+    /**
+     * A CA the running pods trust that the CA Secret does not hold: the certificate in the trust bundles, other than
+     * the current CA, that signed the leaf in use. It exists when the CA Secret was lost, or replaced by a write the
+     * leaf Secrets did not follow (an operator stopped between its writes). Kept as the previous CA, it turns what
+     * would be a switch to certificates no running pod trusts into an ordinary rotation: both CAs trusted, then new
+     * leaves, then the old CA dropped.
+     */
+    private static Optional<X509Certificate> orphanedCa(
+            Optional<Pair> ca,
+            Optional<Pair> leafInUse,
+            Map<String, String> extenderData,
+            Map<String, String> schedulerData) {
+        if (leafInUse.isEmpty()) {
+            return Optional.empty();
+        }
+        X509Certificate leaf = leafInUse.get().certificate();
+        return java.util.stream.Stream.of(get(extenderData, Names.CLIENT_CA), get(schedulerData, Names.CA_CERT))
+                .flatMap(bundle -> all(bundle).stream())
+                .filter(ProfileCertificates::isCa)
+                .filter(c -> ca.isEmpty() || !c.equals(ca.get().certificate()))
+                .filter(c -> signedBy(leaf, c.getPublicKey()))
+                .findFirst();
+    }
+
+    private static boolean isCa(X509Certificate certificate) {
+        return certificate.getBasicConstraints() >= 0;
+    }
+
+    private static List<X509Certificate> all(String pem) {
+        if (pem == null) {
+            return List.of();
+        }
+        try {
+            return Pem.parseCertificates(pem);
+        } catch (CertificateException | RuntimeException e) {
+            return List.of();
+        }
     }
 
     /** What {@link RotationPolicy} decides on. */
@@ -121,10 +159,14 @@ public final class ProfileCertificates {
         switch (action) {
             case KEEP -> {}
             case ISSUE_ALL -> {
+                // A CA the pods still trust (see orphanedCa) stays trusted, with the leaves it signed, until the
+                // rotation that follows replaces them; without one there is nothing in use to overlap with.
                 ca = Pair.of(issuer.ca(caName(names), RotationPolicy.caValidity(now)));
-                previousCa = null;
-                serving = null;
-                client = null;
+                X509Certificate orphan = e.previousCa().orElse(null);
+                previousCa =
+                        orphan == null || new Issued(orphan, null).validity().expiredAt(now) ? null : previousCa;
+                serving = previousCa == null ? null : usableLeaf(e.serving(), orphan, now);
+                client = previousCa == null ? null : usableLeaf(e.client(), orphan, now);
             }
             case ROTATE_CA -> {
                 previousCa = ca.certificatePem();
@@ -152,6 +194,12 @@ public final class ProfileCertificates {
                 serving.keyPem(),
                 client == null ? null : client.certificatePem(),
                 client == null ? null : client.keyPem());
+    }
+
+    private static Pair usableLeaf(Optional<Pair> leaf, X509Certificate issuer, Instant now) {
+        return leaf.filter(l -> signedBy(l.certificate(), issuer.getPublicKey())
+                        && !l.validity().expiredAt(now))
+                .orElse(null);
     }
 
     static String caName(Names names) {

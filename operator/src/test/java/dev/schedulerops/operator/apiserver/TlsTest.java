@@ -100,6 +100,74 @@ class TlsTest {
                 .verify(ca.getPublicKey());
     }
 
+    /**
+     * A deleted CA Secret (by hand, or as an operator stopping with an emptied cache would have seen it) must not
+     * switch the running pods to certificates they do not trust: the new CA is trusted beside the old one, the
+     * certificates stay until both sides run that bundle, and then the rotation finishes as a requested one would.
+     */
+    @Test
+    void aDeletedCaSecretBecomesARotationThatKeepsTheRunningPodsCaTrusted(Tier tier) throws Exception {
+        Names names = tier.names("p");
+        tier.rollOut("p", "labelKey: example.com/rank");
+        Secret before = secret(tier, names.caSecret());
+        String oldCa = data(before).get(Names.CA_CERT);
+        String oldServing = data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT);
+        String oldClient = data(secret(tier, names.schedulerClientSecret())).get(Names.TLS_CERT);
+        tier.extenderAvailable("p", false);
+
+        tier.client().resource(before).delete();
+
+        Eventually.until(
+                "a new CA Secret that keeps the old CA as the previous one",
+                () -> {
+                    Secret now = secret(tier, names.caSecret());
+                    return now != null
+                            && !now.getMetadata()
+                                    .getUid()
+                                    .equals(before.getMetadata().getUid())
+                            && oldCa.equals(data(now).get(Names.PREVIOUS_CA_CERT));
+                },
+                () -> {
+                    Secret now = secret(tier, names.caSecret());
+                    return now == null ? "no CA Secret" : data(now).keySet();
+                });
+        assertThat(data(secret(tier, names.caSecret())).get(Names.CA_CERT)).isNotEqualTo(oldCa);
+        Eventually.until(
+                "both bundles trust the old and the new CA",
+                () -> count(data(secret(tier, names.extenderTlsSecret())).get(Names.CLIENT_CA)) == 2
+                        && count(data(secret(tier, names.schedulerClientSecret()))
+                                        .get(Names.CA_CERT))
+                                == 2);
+        tier.reconciledAsOfNow("p");
+        assertThat(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
+                .as("the serving certificate the running scheduler trusts stays")
+                .isEqualTo(oldServing);
+        assertThat(data(secret(tier, names.schedulerClientSecret())).get(Names.TLS_CERT))
+                .as("the client certificate the running extender trusts stays")
+                .isEqualTo(oldClient);
+        assertThat(tier.hasEvent("p", "Normal", "Certificates")).isTrue();
+
+        tier.extenderAvailable("p", true);
+        Eventually.until(
+                "the certificates are renewed from the new CA and the old CA is dropped",
+                () -> {
+                    Map<String, String> extender = data(secret(tier, names.extenderTlsSecret()));
+                    return !oldServing.equals(extender.get(Names.TLS_CERT))
+                            && count(extender.get(Names.CLIENT_CA)) == 1
+                            && !extender.get(Names.CLIENT_CA).equals(oldCa);
+                },
+                () -> data(secret(tier, names.caSecret())).keySet());
+        X509Certificate ca = Pem.parseCertificates(
+                        data(secret(tier, names.caSecret())).get(Names.CA_CERT))
+                .get(0);
+        Pem.parseCertificates(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
+                .get(0)
+                .verify(ca.getPublicKey());
+        Pem.parseCertificates(data(secret(tier, names.schedulerClientSecret())).get(Names.TLS_CERT))
+                .get(0)
+                .verify(ca.getPublicKey());
+    }
+
     @Test
     void aForcedRotationTrustsOldAndNewCaThenRenewsTheCertificatesThenDropsTheOldCa(Tier tier) throws Exception {
         Names names = tier.names("p");
