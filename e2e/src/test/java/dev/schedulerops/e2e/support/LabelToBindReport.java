@@ -20,12 +20,32 @@ public final class LabelToBindReport {
      * only the 2 s bound holds.
      */
     public static long p99Millis(String kubernetesVersion) {
-        String[] parts = kubernetesVersion.replaceFirst("^v", "").split("\\.");
-        int minor = Integer.parseInt(parts[1]);
-        return minor >= 33 ? P99_MILLIS : MAX_MILLIS;
+        return minor(kubernetesVersion) >= 33 ? P99_MILLIS : MAX_MILLIS;
     }
 
     public static final long MAX_MILLIS = 2000;
+
+    /**
+     * The most a trial may take on {@code kubernetesVersion}: {@link #MAX_MILLIS} from 1.33 on; before 1.33
+     * {@link #MAX_MILLIS_BEFORE_POP_FROM_BACKOFF}.
+     */
+    public static long maxMillis(String kubernetesVersion) {
+        return minor(kubernetesVersion) >= 33 ? MAX_MILLIS : MAX_MILLIS_BEFORE_POP_FROM_BACKOFF;
+    }
+
+    /**
+     * Before 1.33 (no SchedulerPopFromBackoffQ, KEP-5142) the label moves the pod to the backoff queue when its backoff
+     * has not run out, and kube-scheduler moves the backoff queue to the active queue only once a second. The backoff
+     * is 1 s after the first rejection and doubles with each retry (another cluster event retries the pod too), so a
+     * pod rejected three times waits up to 4 s from its last rejection, plus that second. Two matrix runs on 1.32.5
+     * failed the 2 s bound at 2271 and 3048 ms (e2e/results/matrix/20261128-1.32.5-second.md, -third.md); docs/profiles.md
+     * says what users see.
+     */
+    public static final long MAX_MILLIS_BEFORE_POP_FROM_BACKOFF = 5000;
+
+    private static int minor(String kubernetesVersion) {
+        return Integer.parseInt(kubernetesVersion.replaceFirst("^v", "").split("\\.")[1]);
+    }
 
     /** The most a removed label may still place a pod: the extender's cache seeing it, from before the write. */
     public static final long WINDOW_MAX_MILLIS = 1000;
@@ -79,7 +99,9 @@ public final class LabelToBindReport {
                         "twice the trials with nothing else happening between the label and the binding, of %d",
                         trials.size())
                 .isGreaterThanOrEqualTo(trials.size());
-        assertThat(summary.max()).as(mode + ": the slowest label-to-bind, ms").isLessThanOrEqualTo(MAX_MILLIS);
+        assertThat(summary.max())
+                .as(mode + ": the slowest label-to-bind, ms")
+                .isLessThanOrEqualTo(maxMillis(kubernetesVersion));
         if (quiet.size() >= TRIALS_FOR_P99) {
             assertThat(summary.p99()).as(mode + ": p99 label-to-bind, ms").isLessThanOrEqualTo(p99Bound);
         }
