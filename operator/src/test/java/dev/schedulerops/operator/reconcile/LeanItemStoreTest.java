@@ -60,4 +60,57 @@ class LeanItemStoreTest {
         assertThat(stored.getMetadata().getLabels()).containsEntry("pool", "7");
         assertThat(stored.getSpec().getUnschedulable()).isTrue();
     }
+
+    @Test
+    void keepsOfAPodOnlyWhatPodTroubleReads() {
+        LeanItemStore<io.fabric8.kubernetes.api.model.Pod> store = new LeanItemStore<>();
+        var pod = new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata()
+                .withName("p-extender-1")
+                .withNamespace("ns")
+                .withLabels(Map.of("app", "x"))
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("node-1")
+                .addNewVolume()
+                .withName("tls")
+                .withNewSecret()
+                .withSecretName("p-extender-tls")
+                .endSecret()
+                .endVolume()
+                .addNewContainer()
+                .withName("extender")
+                .withImage("ghcr.io/schedulerops/schedulerops-extender:0.1.0")
+                .addNewEnv()
+                .withName("JAVA_TOOL_OPTIONS")
+                .withValue("-XX:MaxRAMPercentage=75")
+                .endEnv()
+                .withNewResources()
+                .addToLimits("memory", new io.fabric8.kubernetes.api.model.Quantity("512Mi"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .withNewStatus()
+                .addNewContainerStatus()
+                .withName("extender")
+                .withRestartCount(3)
+                .endContainerStatus()
+                .endStatus()
+                .build();
+
+        store.put(store.getKey(pod), pod);
+
+        var stored = store.get("ns/p-extender-1");
+        assertThat(stored.getMetadata().getLabels()).containsEntry("app", "x");
+        assertThat(stored.getSpec().getNodeName()).isEqualTo("node-1");
+        assertThat(stored.getSpec().getVolumes()).isEmpty();
+        assertThat(stored.getSpec().getContainers()).singleElement().satisfies(c -> {
+            assertThat(c.getName()).isEqualTo("extender");
+            assertThat(c.getResources().getLimits()).containsKey("memory");
+            assertThat(c.getEnv()).isEmpty();
+            assertThat(c.getImage()).isNull();
+        });
+        assertThat(stored.getStatus().getContainerStatuses().get(0).getRestartCount())
+                .isEqualTo(3);
+    }
 }
