@@ -15,7 +15,7 @@ import java.util.List;
  * apply's bookkeeping, which the operator does not read, and which as nested maps was the largest part of the
  * operator's heap: about a third of it with 200 profiles), and of a Node not its status (images, conditions, volumes:
  * the operator reads only node labels, and nodes are the most numerous objects it watches), and of a Pod's spec only
- * its node and its containers' names and resources (what {@link PodTrouble} reads; volumes, environment, probes and
+ * its node and its containers' names, images and resources (what {@link PodTrouble} reads; volumes, environment, probes and
  * security contexts were most of a pod's share of the heap).
  *
  * <p>The object is trimmed as it is stored, before the informer hands it to event handlers, so every reader sees the
@@ -52,6 +52,7 @@ final class LeanItemStore<R extends HasMetadata> extends BasicItemStore<R> {
                 : containers.stream()
                         .map(c -> new ContainerBuilder()
                                 .withName(c.getName())
+                                .withImage(c.getImage())
                                 .withResources(c.getResources())
                                 .build())
                         .toList();

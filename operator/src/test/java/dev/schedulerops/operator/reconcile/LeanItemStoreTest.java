@@ -108,7 +108,7 @@ class LeanItemStoreTest {
             assertThat(c.getName()).isEqualTo("extender");
             assertThat(c.getResources().getLimits()).containsKey("memory");
             assertThat(c.getEnv()).isEmpty();
-            assertThat(c.getImage()).isNull();
+            assertThat(c.getImage()).isEqualTo("ghcr.io/schedulerops/schedulerops-extender:0.1.0");
         });
         assertThat(stored.getStatus().getContainerStatuses().get(0).getRestartCount())
                 .isEqualTo(3);

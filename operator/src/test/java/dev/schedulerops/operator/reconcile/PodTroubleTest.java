@@ -42,8 +42,22 @@ class PodTroubleTest {
         return new ContainerStatusBuilder().withName("extender").withRestartCount(3);
     }
 
+    /**
+     * The trouble found in {@code pods}, after checking that the operator's cache (LeanItemStore, which keeps little of
+     * a pod's spec) gives the same: the reconciler only ever sees the cached copies.
+     */
     private static Optional<PodTrouble> troubleOf(Pod... pods) {
-        return PodTrouble.of(List.of(pods), FIELD);
+        Optional<PodTrouble> trouble = PodTrouble.of(List.of(pods), FIELD);
+        LeanItemStore<Pod> cache = new LeanItemStore<>();
+        List<Pod> cached = java.util.Arrays.stream(pods)
+                .map(pod -> {
+                    Pod copy = new PodBuilder(pod).build();
+                    cache.put(cache.getKey(copy), copy);
+                    return cache.get(cache.getKey(copy));
+                })
+                .toList();
+        assertThat(PodTrouble.of(cached, FIELD)).as("from the cache").isEqualTo(trouble);
+        return trouble;
     }
 
     @Test
