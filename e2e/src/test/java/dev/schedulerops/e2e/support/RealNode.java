@@ -551,49 +551,42 @@ public final class RealNode {
     /** Whether containerd on either real node runs {@code containerId} ("containerd://..." or the bare ID) now. */
     public static boolean containerRunning(String containerId) {
         String id = containerId.replaceFirst("^containerd://", "");
+        return tasks().stream()
+                .anyMatch(task -> task.id().equals(id) && task.status().equals("RUNNING"));
+    }
+
+    private static long containerPid(String id) {
+        List<Task> tasks = tasks();
+        return tasks.stream()
+                .filter(task -> task.id().equals(id))
+                .mapToLong(Task::pid)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no real node's containerd runs task " + id + ":\n"
+                        + tasks.stream().map(Task::toString).collect(java.util.stream.Collectors.joining("\n"))));
+    }
+
+    /** A line of {@code ctr tasks ls}: the container's ID, its process and its status (RUNNING, STOPPED...). */
+    private record Task(String id, long pid, String status) {}
+
+    /** The tasks of containerd on every real node there is (the first, and the second when it runs). */
+    private static List<Task> tasks() {
+        List<Task> tasks = new java.util.ArrayList<>();
         for (String node : List.of("", "/node2")) {
             Path socket = Path.of("/run/schedulerops/" + clusterName() + node + "/containerd/containerd.sock");
             if (!Files.exists(socket)) {
                 continue;
             }
-            boolean running = Commands.run(
+            Commands.run(
                             List.of("ctr", "--address", socket.toString(), "--namespace", "k8s.io", "tasks", "ls"),
                             Duration.ofSeconds(30))
                     .requireSuccess("ctr tasks ls")
                     .stdout()
                     .lines()
                     .map(l -> l.trim().split("\\s+"))
-                    .anyMatch(columns -> columns.length >= 3 && columns[0].equals(id) && columns[2].equals("RUNNING"));
-            if (running) {
-                return true;
-            }
+                    .filter(columns -> columns.length >= 3 && columns[1].matches("\\d+"))
+                    .forEach(columns -> tasks.add(new Task(columns[0], Long.parseLong(columns[1]), columns[2])));
         }
-        return false;
-    }
-
-    private static long containerPid(String id) {
-        StringBuilder listed = new StringBuilder();
-        for (String node : List.of("", "/node2")) {
-            Path socket = Path.of("/run/schedulerops/" + clusterName() + node + "/containerd/containerd.sock");
-            if (!Files.exists(socket)) {
-                continue;
-            }
-            Commands.Result tasks = Commands.run(
-                            List.of("ctr", "--address", socket.toString(), "--namespace", "k8s.io", "tasks", "ls"),
-                            Duration.ofSeconds(30))
-                    .requireSuccess("ctr tasks ls");
-            listed.append(tasks.stdout());
-            var pid = tasks.stdout()
-                    .lines()
-                    .map(l -> l.trim().split("\\s+"))
-                    .filter(columns -> columns.length >= 3 && columns[0].equals(id))
-                    .mapToLong(columns -> Long.parseLong(columns[1]))
-                    .findFirst();
-            if (pid.isPresent()) {
-                return pid.getAsLong();
-            }
-        }
-        throw new IllegalStateException("no real node's containerd runs task " + id + ":\n" + listed);
+        return tasks;
     }
 
     private static boolean rootMountIsReadOnly(long pid) {

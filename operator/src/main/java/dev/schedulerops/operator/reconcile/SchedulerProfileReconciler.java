@@ -221,7 +221,7 @@ public class SchedulerProfileReconciler implements Reconciler<SchedulerProfile>,
 
         // Record the status.
         if (stopping.get()) {
-            throw new ResourceApplier.Stopping("the status of " + names.profile());
+            return UpdateControl.noUpdate(); // a status from an emptied cache would be wrong; the next leader writes it
         }
         SchedulerProfileStatus status = statuses.record(
                 profile,

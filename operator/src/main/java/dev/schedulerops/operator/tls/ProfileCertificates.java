@@ -221,22 +221,11 @@ public final class ProfileCertificates {
 
     /** Whether a PEM bundle holds {@code ca} (byte for byte). */
     static boolean bundleHolds(String bundlePem, X509Certificate ca) {
-        if (bundlePem == null) {
-            return false;
-        }
-        try {
-            return Pem.parseCertificates(bundlePem).contains(ca);
-        } catch (java.security.cert.CertificateException | RuntimeException e) {
-            return false;
-        }
+        return all(bundlePem).contains(ca);
     }
 
     private static Optional<X509Certificate> first(String pem) {
-        try {
-            return Pem.parseCertificates(pem).stream().findFirst();
-        } catch (CertificateException e) {
-            return Optional.empty();
-        }
+        return all(pem).stream().findFirst();
     }
 
     private static Optional<Pair> pair(String certificatePem, String keyPem) {

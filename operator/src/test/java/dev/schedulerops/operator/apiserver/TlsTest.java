@@ -157,24 +157,7 @@ class TlsTest {
         assertThat(tier.hasEvent("p", "Normal", "Certificates")).isTrue();
 
         tier.extenderAvailable("p", true);
-        Eventually.until(
-                "the certificates are renewed from the new CA and the old CA is dropped",
-                () -> {
-                    Map<String, String> extender = data(secret(tier, names.extenderTlsSecret()));
-                    return !oldServing.equals(extender.get(Names.TLS_CERT))
-                            && count(extender.get(Names.CLIENT_CA)) == 1
-                            && !extender.get(Names.CLIENT_CA).equals(oldCa);
-                },
-                () -> data(secret(tier, names.caSecret())).keySet());
-        X509Certificate ca = Pem.parseCertificates(
-                        data(secret(tier, names.caSecret())).get(Names.CA_CERT))
-                .get(0);
-        Pem.parseCertificates(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
-                .get(0)
-                .verify(ca.getPublicKey());
-        Pem.parseCertificates(data(secret(tier, names.schedulerClientSecret())).get(Names.TLS_CERT))
-                .get(0)
-                .verify(ca.getPublicKey());
+        awaitRenewedFromTheNewCaWithTheOldDropped(tier, names, oldServing, oldCa);
     }
 
     @Test
@@ -221,23 +204,7 @@ class TlsTest {
                 .isEqualTo(oldServing);
 
         tier.extenderAvailable("p", true);
-        Eventually.until(
-                "the certificates are renewed from the new CA and the old CA is dropped",
-                () -> {
-                    Map<String, String> extender = data(secret(tier, names.extenderTlsSecret()));
-                    return !oldServing.equals(extender.get(Names.TLS_CERT))
-                            && count(extender.get(Names.CLIENT_CA)) == 1
-                            && !extender.get(Names.CLIENT_CA).equals(oldCa);
-                },
-                () -> data(secret(tier, names.caSecret())).keySet());
-        String newCa = data(secret(tier, names.caSecret())).get(Names.CA_CERT);
-        X509Certificate ca = Pem.parseCertificates(newCa).get(0);
-        Pem.parseCertificates(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
-                .get(0)
-                .verify(ca.getPublicKey());
-        Pem.parseCertificates(data(secret(tier, names.schedulerClientSecret())).get(Names.TLS_CERT))
-                .get(0)
-                .verify(ca.getPublicKey());
+        awaitRenewedFromTheNewCaWithTheOldDropped(tier, names, oldServing, oldCa);
         assertThat(data(secret(tier, names.caSecret()))).doesNotContainKey(Names.PREVIOUS_CA_CERT);
         assertThat(secret(tier, names.caSecret()).getMetadata().getAnnotations())
                 .containsEntry(Labels.ROTATED_FOR, "2026-11-22");
@@ -422,6 +389,32 @@ class TlsTest {
         } catch (KubernetesClientException e) {
             return e.getMessage().contains("injected: this write fails");
         }
+    }
+
+    /**
+     * The rotation's last two phases once both Deployments run the new bundle: new certificates from the new CA, which
+     * both verify against, and the old CA no longer trusted.
+     */
+    private static void awaitRenewedFromTheNewCaWithTheOldDropped(
+            Tier tier, Names names, String oldServing, String oldCa) throws Exception {
+        Eventually.until(
+                "the certificates are renewed from the new CA and the old CA is dropped",
+                () -> {
+                    Map<String, String> extender = data(secret(tier, names.extenderTlsSecret()));
+                    return !oldServing.equals(extender.get(Names.TLS_CERT))
+                            && count(extender.get(Names.CLIENT_CA)) == 1
+                            && !extender.get(Names.CLIENT_CA).equals(oldCa);
+                },
+                () -> data(secret(tier, names.caSecret())).keySet());
+        X509Certificate ca = Pem.parseCertificates(
+                        data(secret(tier, names.caSecret())).get(Names.CA_CERT))
+                .get(0);
+        Pem.parseCertificates(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
+                .get(0)
+                .verify(ca.getPublicKey());
+        Pem.parseCertificates(data(secret(tier, names.schedulerClientSecret())).get(Names.TLS_CERT))
+                .get(0)
+                .verify(ca.getPublicKey());
     }
 
     private static int count(String pem) {

@@ -33,7 +33,7 @@ class OrphanedCaTest {
         assertThat(found.previousCa())
                 .as("the CA the bundles hold and the leaves verify against")
                 .isPresent();
-        assertThat(decide(found, true)).isEqualTo(Action.ISSUE_ALL);
+        assertThat(decideRolledOut(found)).isEqualTo(Action.ISSUE_ALL);
         TlsMaterial reissued = ProfileCertificates.apply(Action.ISSUE_ALL, found, NAMES, TlsMode.MUTUAL, issuer, NOW);
 
         assertThat(reissued.caCert()).isNotEqualTo(running.caCert());
@@ -56,7 +56,7 @@ class OrphanedCaTest {
                 .isEqualTo(certificate(running.caCert()));
         // Before, the leaves counted as broken here and were renewed from the new CA at once: the running scheduler
         // then rejected the extender's new serving certificate (CI, RealNodeDrainTest).
-        assertThat(decide(found, true))
+        assertThat(decideRolledOut(found))
                 .as("the bundles lack the new CA: they are written first")
                 .isEqualTo(Action.KEEP);
         TlsMaterial kept = ProfileCertificates.apply(Action.KEEP, found, NAMES, TlsMode.MUTUAL, issuer, NOW);
@@ -85,7 +85,7 @@ class OrphanedCaTest {
         ProfileCertificates.Existing found = ProfileCertificates.read(
                 running.caSecretData(), extender, running.schedulerSecretData(TlsMode.MUTUAL), NAMES);
         assertThat(found.previousCa()).isEmpty();
-        assertThat(decide(found, true)).isEqualTo(Action.KEEP);
+        assertThat(decideRolledOut(found)).isEqualTo(Action.KEEP);
     }
 
     /**
@@ -100,7 +100,7 @@ class OrphanedCaTest {
         TlsMaterial current = start;
         for (int step = 0; step < 5; step++) {
             ProfileCertificates.Existing found = existing(current);
-            Action action = decide(found, true);
+            Action action = decideRolledOut(found);
             if (action == Action.KEEP) {
                 return actions;
             }
@@ -150,8 +150,9 @@ class OrphanedCaTest {
                 NOW);
     }
 
-    private static Action decide(ProfileCertificates.Existing found, boolean rolledOut) {
-        return RotationPolicy.decide(ProfileCertificates.observe(found, TlsMode.MUTUAL, false, rolledOut), NOW);
+    /** The policy's decision with both Deployments running what the Secrets hold. */
+    private static Action decideRolledOut(ProfileCertificates.Existing found) {
+        return RotationPolicy.decide(ProfileCertificates.observe(found, TlsMode.MUTUAL, false, true), NOW);
     }
 
     private static ProfileCertificates.Existing existing(TlsMaterial m) {
