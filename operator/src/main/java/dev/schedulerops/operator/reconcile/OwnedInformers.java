@@ -39,8 +39,17 @@ public final class OwnedInformers {
 
     static final String MANAGED_SELECTOR = Labels.MANAGED_BY + "=" + Labels.MANAGED_BY_VALUE;
 
-    private final Map<Class<?>, InformerEventSource<? extends HasMetadata, SchedulerProfile>> owned =
+    /**
+     * By type, then by namespace ({@link #ALL_NAMESPACES} for a cluster-scoped kind): one informer, and so one cache,
+     * for each namespace. JOSDK hands a configuration's ItemStore to the informer of every namespace it lists, and
+     * fabric8's informer drops from its store whatever its own list did not return: with one store for two namespaces,
+     * the second initial list dropped the first namespace's objects, and the operator re-applied them at every
+     * reconcile (OperatorRestartTest).
+     */
+    private final Map<Class<?>, Map<String, InformerEventSource<? extends HasMetadata, SchedulerProfile>>> owned =
             new LinkedHashMap<>();
+
+    private static final String ALL_NAMESPACES = "";
     private final InformerEventSource<Node, SchedulerProfile> nodes;
     private final InformerEventSource<Pod, SchedulerProfile> pods;
     private final InformerEventSource<EndpointSlice, SchedulerProfile> apiServer;
@@ -49,7 +58,18 @@ public final class OwnedInformers {
 
     private OwnedInformers(EventSourceContext<SchedulerProfile> context, String workloadNamespace) {
         for (OwnedKind kind : OwnedKind.values()) {
-            owned.put(kind.type(), ownedInformer(kind, informerNamespaces(kind, workloadNamespace), context));
+            Map<String, InformerEventSource<? extends HasMetadata, SchedulerProfile>> byNamespace =
+                    new LinkedHashMap<>();
+            Optional<Set<String>> namespaces = informerNamespaces(kind, workloadNamespace);
+            if (namespaces.isEmpty()) {
+                byNamespace.put(ALL_NAMESPACES, ownedInformer(kind, null, false, context));
+            } else {
+                boolean several = namespaces.get().size() > 1;
+                for (String namespace : new java.util.TreeSet<>(namespaces.get())) {
+                    byNamespace.put(namespace, ownedInformer(kind, namespace, several, context));
+                }
+            }
+            owned.put(kind.type(), byNamespace);
         }
         // Only label changes, and nodes joining or leaving, concern profiles; NodeEvents says which ones.
         InformerEventSourceConfiguration<Node> nodeConfig = InformerEventSourceConfiguration.from(
@@ -117,15 +137,22 @@ public final class OwnedInformers {
 
     @SuppressWarnings("unchecked")
     private static <R extends HasMetadata> InformerEventSource<R, SchedulerProfile> ownedInformer(
-            OwnedKind kind, Optional<Set<String>> namespaces, EventSourceContext<SchedulerProfile> context) {
+            OwnedKind kind, String namespace, boolean oneOfSeveral, EventSourceContext<SchedulerProfile> context) {
         Class<R> type = (Class<R>) kind.type();
         InformerEventSourceConfiguration.Builder<R> builder = InformerEventSourceConfiguration.from(
                         type, SchedulerProfile.class)
-                .withName(type.getSimpleName().toLowerCase(Locale.ROOT))
+                .withName(informerName(type, oneOfSeveral ? Optional.of(namespace) : Optional.empty()))
                 .withItemStore(new LeanItemStore<>())
                 .withLabelSelector(MANAGED_SELECTOR)
                 .withSecondaryToPrimaryMapper(OwnedInformers::profileOf);
-        return new InformerEventSource<>(in(builder, namespaces).build(), context);
+        return new InformerEventSource<>(
+                in(builder, Optional.ofNullable(namespace).map(Set::of)).build(), context);
+    }
+
+    /** "deployment"; for a kind watched in several namespaces, one name each: "rolebinding-kube-system". */
+    static String informerName(Class<?> type, Optional<String> namespace) {
+        String name = type.getSimpleName().toLowerCase(Locale.ROOT);
+        return namespace.map(ns -> name + "-" + ns).orElse(name);
     }
 
     /**
@@ -152,7 +179,8 @@ public final class OwnedInformers {
     }
 
     public List<EventSource<?, SchedulerProfile>> eventSources() {
-        List<EventSource<?, SchedulerProfile>> sources = new ArrayList<>(owned.values());
+        List<EventSource<?, SchedulerProfile>> sources = new ArrayList<>();
+        owned.values().forEach(byNamespace -> sources.addAll(byNamespace.values()));
         sources.add(nodes);
         sources.add(pods);
         sources.add(apiServer);
@@ -168,8 +196,9 @@ public final class OwnedInformers {
 
     /** How many objects of an owned kind the informer caches now (0 before it started). */
     public long cachedCount(OwnedKind kind) {
-        InformerEventSource<? extends HasMetadata, SchedulerProfile> informer = owned.get(kind.type());
-        return informer == null ? 0 : informer.list(o -> true).count();
+        return owned.getOrDefault(kind.type(), Map.of()).values().stream()
+                .mapToLong(informer -> informer.list(o -> true).count())
+                .sum();
     }
 
     /** The cached copy of an owned object, if the informer has seen it. */
@@ -179,19 +208,18 @@ public final class OwnedInformers {
 
     @SuppressWarnings("unchecked")
     public <R extends HasMetadata> Optional<R> cached(Class<R> type, ResourceID id) {
-        InformerEventSource<R, SchedulerProfile> informer = (InformerEventSource<R, SchedulerProfile>) owned.get(type);
+        InformerEventSource<R, SchedulerProfile> informer = informerOf(type, id);
         return informer == null ? Optional.empty() : informer.get(id);
     }
 
     /** Tells the informer about our own write, so its cache is current and it does not echo the write back. */
     @SuppressWarnings("unchecked")
     public <R extends HasMetadata> void wrote(R before, R after) {
-        InformerEventSource<R, SchedulerProfile> informer =
-                (InformerEventSource<R, SchedulerProfile>) owned.get(after.getClass());
+        ResourceID id = ResourceID.fromResource(after);
+        InformerEventSource<R, SchedulerProfile> informer = informerOf((Class<R>) after.getClass(), id);
         if (informer == null) {
             return;
         }
-        ResourceID id = ResourceID.fromResource(after);
         if (before == null) {
             informer.handleRecentResourceCreate(id, after);
         } else {
@@ -202,8 +230,10 @@ public final class OwnedInformers {
     /** Every cached object of every owned kind that carries the profile's labels, in {@link OwnedKind} order. */
     public List<HasMetadata> ownedBy(Names names) {
         List<HasMetadata> found = new ArrayList<>();
-        for (InformerEventSource<? extends HasMetadata, SchedulerProfile> informer : owned.values()) {
-            informer.list(object -> carriesProfileLabels(object, names)).forEach(found::add);
+        for (Map<String, InformerEventSource<? extends HasMetadata, SchedulerProfile>> byNamespace : owned.values()) {
+            for (InformerEventSource<? extends HasMetadata, SchedulerProfile> informer : byNamespace.values()) {
+                informer.list(object -> carriesProfileLabels(object, names)).forEach(found::add);
+            }
         }
         return found;
     }
@@ -265,6 +295,19 @@ public final class OwnedInformers {
     /** Every Node in the cluster, cordoned or not. */
     public int nodeCount() {
         return (int) nodes.list(node -> true).count();
+    }
+
+    /** The informer that watches where {@code id} lives; null for a type or namespace not watched. */
+    @SuppressWarnings("unchecked")
+    private <R extends HasMetadata> InformerEventSource<R, SchedulerProfile> informerOf(Class<R> type, ResourceID id) {
+        Map<String, InformerEventSource<? extends HasMetadata, SchedulerProfile>> byNamespace = owned.get(type);
+        if (byNamespace == null) {
+            return null;
+        }
+        var informer = byNamespace.containsKey(ALL_NAMESPACES)
+                ? byNamespace.get(ALL_NAMESPACES)
+                : byNamespace.get(id.getNamespace().orElse(ALL_NAMESPACES));
+        return (InformerEventSource<R, SchedulerProfile>) informer;
     }
 
     @SuppressWarnings("unchecked")

@@ -93,8 +93,8 @@ final class BareApiServer implements AutoCloseable {
         Path tokens = workDir.resolve("tokens.csv");
         Files.writeString(
                 tokens,
-                token + ",tier-admin,tier-admin,system:masters\n" + operatorToken + "," + OPERATOR_USER + ","
-                        + OPERATOR_USER + ",system:masters\n",
+                token + "," + ADMIN_USER + "," + ADMIN_USER + ",system:masters\n" + operatorToken + "," + OPERATOR_USER
+                        + "," + OPERATOR_USER + ",system:masters\n",
                 StandardCharsets.UTF_8);
         // Every request at Metadata level, written before the answer (the log backend blocks): SteadyStateTest counts
         // the operator's writes from the API server's own record. Events with their body: a created Event's name is
@@ -175,6 +175,8 @@ final class BareApiServer implements AutoCloseable {
     }
 
     static final String OPERATOR_USER = "tier-operator";
+    /** The user of {@link #client()}: the tests, and the operators of their own ({@link OwnOperator}). */
+    static final String ADMIN_USER = "tier-admin";
 
     /** The API server's audit log: one JSON event a line, every request at Metadata level (Events at Request). */
     Path auditLog() {

@@ -3,14 +3,7 @@ package dev.schedulerops.operator.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.operator.reconcile.ProfileStatuses;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,8 +17,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ApiServerTier.class)
 class MetricsTest {
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
-
     @Test
     void theProfileSeriesFollowTheProfilesStatusAndGoWithIt(Tier tier) throws Exception {
         try (OwnOperator operator = OwnOperator.start(tier, Map.of())) {
@@ -41,36 +32,37 @@ class MetricsTest {
                     () -> tier.conditions("p"));
             Eventually.until(
                     "/metrics shows p Ready",
-                    () -> scrape(operator).contains("schedulerops_profile_ready{schedulerprofile=\"" + p + "\"} 1.0"),
-                    () -> scrape(operator));
+                    () -> operator.metrics().contains("schedulerops_profile_ready{schedulerprofile=\"" + p + "\"} 1.0"),
+                    () -> operator.metrics());
 
-            List<String> lines = scrape(operator);
+            List<String> lines = operator.metrics();
             assertThat(lines)
                     .contains(
                             "schedulerops_profile_ready_reason{reason=\"Available\",schedulerprofile=\"" + p
                                     + "\"} 1.0",
                             "schedulerops_profile_extender_http_timeout_seconds{schedulerprofile=\"" + p + "\"} 7.0",
                             "schedulerops_leader 1.0");
-            Optional<Double> caExpiry = value(
+            Optional<Double> caExpiry = OwnOperator.value(
                     lines,
                     "schedulerops_profile_certificate_expiry_timestamp_seconds{certificate=\"ca\",schedulerprofile=\""
                             + p + "\"}");
             assertThat(caExpiry).as("the CA's notAfter").isPresent();
             assertThat(caExpiry.get())
                     .isGreaterThan(Instant.now().plusSeconds(7 * 24 * 3600).getEpochSecond());
-            assertThat(value(
+            assertThat(OwnOperator.value(
                             lines,
                             "schedulerops_profile_certificate_expiry_timestamp_seconds{"
                                     + "certificate=\"extender-serving\",schedulerprofile=\"" + p + "\"}"))
                     .isPresent();
-            assertThat(value(lines, "schedulerops_reconcile_duration_seconds_count{operation=\"reconcile\"}"))
+            assertThat(OwnOperator.value(
+                            lines, "schedulerops_reconcile_duration_seconds_count{operation=\"reconcile\"}"))
                     .hasValueSatisfying(n -> assertThat(n).isPositive());
             assertThat(lines).anyMatch(l -> l.startsWith("schedulerops_kubernetes_version_info{supported=\"true\""));
             // Gauges whose object Micrometer holds weakly read NaN once it is collected: these must not.
             System.gc();
-            List<String> afterGc = scrape(operator);
+            List<String> afterGc = operator.metrics();
             for (String gauge : List.of("schedulerops_reconcile_queue_depth", "schedulerops_reconciles_running")) {
-                assertThat(value(afterGc, gauge))
+                assertThat(OwnOperator.value(afterGc, gauge))
                         .as(gauge)
                         .hasValueSatisfying(v -> assertThat(v).isNotNaN().isGreaterThanOrEqualTo(0));
             }
@@ -87,43 +79,18 @@ class MetricsTest {
                     operator.profileLabels());
             Eventually.until(
                     "/metrics shows q not Ready",
-                    () -> scrape(operator).contains("schedulerops_profile_ready{schedulerprofile=\"" + q + "\"} 0.0"),
-                    () -> scrape(operator));
-            assertThat(scrape(operator))
+                    () -> operator.metrics().contains("schedulerops_profile_ready{schedulerprofile=\"" + q + "\"} 0.0"),
+                    () -> operator.metrics());
+            assertThat(operator.metrics())
                     .noneMatch(l -> l.startsWith("schedulerops_profile_extender_http_timeout_seconds")
                             && l.contains("\"" + q + "\""));
 
             tier.profile("p").delete();
             Eventually.until(
                     "p's series are gone once it is deleted",
-                    () -> scrape(operator).stream().noneMatch(l -> l.contains("schedulerprofile=\"" + p + "\"")),
-                    () -> scrape(operator));
+                    () -> operator.metrics().stream().noneMatch(l -> l.contains("schedulerprofile=\"" + p + "\"")),
+                    () -> operator.metrics());
             tier.profile("q").delete();
-        }
-    }
-
-    private static Optional<Double> value(List<String> lines, String series) {
-        return lines.stream()
-                .filter(l -> l.startsWith(series + " "))
-                .map(l -> Double.parseDouble(l.substring(series.length() + 1).trim()))
-                .findFirst();
-    }
-
-    private static List<String> scrape(OwnOperator operator) {
-        try {
-            HttpResponse<String> response = HTTP.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + operator.httpPort() + "/metrics"))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(response.statusCode()).isEqualTo(200);
-            return Arrays.stream(response.body().split("\n"))
-                    .filter(l -> !l.startsWith("#"))
-                    .toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -4,7 +4,13 @@ import dev.schedulerops.operator.runtime.OperatorConfig;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -49,6 +55,37 @@ final class OwnOperator implements AutoCloseable {
     /** The port of its HTTP endpoints (/metrics, /healthz, /readyz) on 127.0.0.1. */
     int httpPort() {
         return runtime.httpPort();
+    }
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    /** Its /metrics, one series a line (comments dropped). */
+    List<String> metrics() {
+        try {
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort() + "/metrics"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("/metrics answered " + response.statusCode());
+            }
+            return Arrays.stream(response.body().split("\n"))
+                    .filter(l -> !l.startsWith("#"))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The value of {@code series} (its name and labels, as /metrics writes them) in {@code lines}, if there. */
+    static Optional<Double> value(List<String> lines, String series) {
+        return lines.stream()
+                .filter(l -> l.startsWith(series + " "))
+                .map(l -> Double.parseDouble(l.substring(series.length() + 1).trim()))
+                .findFirst();
     }
 
     @Override

@@ -2,18 +2,10 @@ package dev.schedulerops.operator.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,22 +19,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ApiServerTier.class)
 class SteadyStateTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> WRITES = Set.of("create", "update", "patch", "delete", "deletecollection");
-
-    /** One request of the operator's, as the audit log has it. */
-    record Request(String verb, String resource, String subresource, String namespace, String name) {
-        boolean write() {
-            return WRITES.contains(verb);
-        }
-
-        @Override
-        public String toString() {
-            return verb + " " + resource + (subresource.isEmpty() ? "" : "/" + subresource) + " " + namespace + "/"
-                    + name;
-        }
-    }
-
     @Test
     void aProfileAtRestCostsNoWriteAndANodeLabelReconcilesOnlyItsProfiles(Tier tier) throws Exception {
         String keyA = "steady-" + tier.id() + ".example/a";
@@ -67,7 +43,7 @@ class SteadyStateTest {
 
         // At rest: a reconcile of every profile (started by a touch of its extender Deployment, as any event of its
         // objects would start one) writes nothing at all.
-        long mark = auditLogSize();
+        long mark = AuditLog.size();
         for (String p : profiles) {
             tier.reconciledAsOfNow(p);
         }
@@ -79,7 +55,7 @@ class SteadyStateTest {
         // labelledNodes go to 1 (a status write each), B is untouched. The operator's one node informer hands the
         // first change to the reconciler before the second: once both A profiles have had their event and counted
         // the node, what the first change did is in the log.
-        mark = auditLogSize();
+        mark = AuditLog.size();
         long events = tier.reconciles().mark();
         label(tier, node, "unrelated.example/x", "1");
         label(tier, node, keyA, "10");
@@ -101,7 +77,7 @@ class SteadyStateTest {
         }
         assertThat(operatorWrites(tier, mark, true))
                 .as("the operator's writes after labelling a node with %s, events included", keyA)
-                .extracting(Request::toString)
+                .extracting(AuditLog.Request::toString)
                 .containsExactlyInAnyOrder(
                         "patch schedulerprofiles/status /" + tier.name("a1"),
                         "patch schedulerprofiles/status /" + tier.name("a2"));
@@ -109,7 +85,7 @@ class SteadyStateTest {
 
         // One hand edit: the profile is reconciled whole, and only the edited object is written back.
         Names a1 = tier.names("a1");
-        mark = auditLogSize();
+        mark = AuditLog.size();
         tier.client()
                 .configMaps()
                 .inNamespace(tier.namespace())
@@ -125,7 +101,7 @@ class SteadyStateTest {
         tier.reconciledAsOfNow("a1");
         assertThat(operatorWrites(tier, mark, false))
                 .as("the operator's writes after one hand edit")
-                .extracting(Request::toString)
+                .extracting(AuditLog.Request::toString)
                 .containsExactly("patch configmaps " + tier.namespace() + "/" + a1.schedulerConfig());
     }
 
@@ -145,53 +121,17 @@ class SteadyStateTest {
         return status == null || status.getLabelledNodes() == null ? -1 : status.getLabelledNodes();
     }
 
-    private static long auditLogSize() throws IOException {
-        return Files.size(ApiServerTier.auditLog());
-    }
-
     /**
      * The operator's write requests on this test's profiles and their objects (their names carry the test's id), and
-     * Events about them, that the audit log recorded after {@code offset}; Events only if asked. (The operator is shared by the tier: other
-     * tests' profiles are its business too.)
+     * Events about them, that the audit log recorded after {@code offset}; Events only if asked. (The operator is shared
+     * by the tier: other tests' profiles are its business too.)
      */
-    private static List<Request> operatorWrites(Tier tier, long offset, boolean withEvents) throws IOException {
-        List<Request> writes = new ArrayList<>();
-        try (RandomAccessFile file =
-                new RandomAccessFile(ApiServerTier.auditLog().toFile(), "r")) {
-            file.seek(offset);
-            byte[] rest = new byte[(int) (file.length() - offset)];
-            file.readFully(rest);
-            for (String line : new String(rest, StandardCharsets.UTF_8).split("\n")) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                JsonNode event = JSON.readTree(line);
-                if (!BareApiServer.OPERATOR_USER.equals(
-                                event.path("user").path("username").asText())
-                        || !"ResponseComplete".equals(event.path("stage").asText())) {
-                    continue;
-                }
-                JsonNode ref = event.path("objectRef");
-                Request request = new Request(
-                        event.path("verb").asText(),
-                        ref.path("resource").asText(),
-                        ref.path("subresource").asText(),
-                        ref.path("namespace").asText(),
-                        ref.path("name").asText());
-                // An Event's name is generated: the profile it is about is its involvedObject (logged with its body).
-                boolean ours = request.name().contains(tier.id())
-                        || event.path("requestObject")
-                                .path("involvedObject")
-                                .path("name")
-                                .asText()
-                                .contains(tier.id());
-                if (request.write()
-                        && ours
-                        && (withEvents || !request.resource().equals("events"))) {
-                    writes.add(request);
-                }
-            }
-        }
-        return writes;
+    private static List<AuditLog.Request> operatorWrites(Tier tier, long offset, boolean withEvents) {
+        return AuditLog.since(offset).stream()
+                .filter(r -> BareApiServer.OPERATOR_USER.equals(r.user())
+                        && r.write()
+                        && r.about(tier.id())
+                        && (withEvents || !r.resource().equals("events")))
+                .toList();
     }
 }
