@@ -102,6 +102,9 @@ class HelmChartTest {
         for (String field : List.of("/spec/replicas", "/spec/selector", "/spec/template/spec")) {
             assertThat(chartDeployment.at(field)).as("Deployment %s", field).isEqualTo(kustomizeDeployment.at(field));
         }
+        assertThat(Commands.find(chart, "PodDisruptionBudget", OPERATOR).path("spec"))
+                .isEqualTo(Commands.find(kustomize, "PodDisruptionBudget", OPERATOR)
+                        .path("spec"));
         assertThat(Commands.find(chart, "NetworkPolicy", OPERATOR).path("spec"))
                 .isEqualTo(Commands.find(kustomize, "NetworkPolicy", OPERATOR).path("spec"));
         String metrics = OPERATOR + "-metrics";

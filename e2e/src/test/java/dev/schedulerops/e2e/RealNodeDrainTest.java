@@ -43,7 +43,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * drain} of each node in turn, back to back, while a pod for the profile's scheduler arrives every half second. The
  * real kubelet stops the evicted containers (kube-scheduler gives up its lease on SIGTERM, the extender's endpoint is
  * removed), the PodDisruptionBudgets hold the second eviction until the replacement is Ready, and every pod must still
- * be bound, once, to the node its label says, within a bound.
+ * be bound, once, to the node its label says, within a bound. The operator runs as docs/profiles.md advises for drains:
+ * two replicas, one on each node (deploy/'s PodDisruptionBudget and spread), so that a replica with warm caches always
+ * runs to give back the lease of a kube-scheduler the drain stops.
  */
 @Tag("real-node")
 @ExtendWith(ClusterExtension.class)
@@ -58,22 +60,33 @@ class RealNodeDrainTest {
     static final String OPERATOR_POD_PREFIX = "schedulerops-operator-";
 
     static final Duration ROLLOUT = Duration.ofMinutes(3);
+    /** The operator's replicas here: docs/profiles.md's advice for drains. */
+    static final int OPERATOR_REPLICAS = 2;
     /**
-     * From the eviction of the scheduler that holds the lease to another holding it, when the lease is given back: the
-     * evicted kube-scheduler releases it on SIGTERM (bench/scheduler-lease-release), or the operator does once the
-     * kubelet reports the container stopped; the standby takes it at its next try (retryPeriod 1s plus up to 1.2 times
-     * it of jitter). Measured 0.76 to 2.1 s in the runs that gave it back. Reported, not asserted: see below.
+     * From the eviction of the scheduler that holds the lease to another holding it: the evicted kube-scheduler
+     * releases it on SIGTERM (bench/scheduler-lease-release), or an operator replica does once the kubelet reports the
+     * container stopped (the replica on the other node, when the drain evicts the leading operator with the leading
+     * scheduler); the standby takes it at its next try (retryPeriod 1s plus up to 1.2 times it of jitter). Asserted.
+     * With one operator replica, a drain that evicts it while its replacement is still starting leaves the lease to
+     * run out (20.7 s measured, up to about two lease durations): docs/profiles.md says so.
      */
-    static final Duration HAND_OVER_WHEN_RELEASED = Duration.ofSeconds(3);
+    static final Duration HAND_OVER_BOUND = Duration.ofSeconds(3);
     /**
-     * The bound asserted. In CI, beside the KWOK tier, the evicted leader's lease was once not given back (its own
-     * release did not reach the lease, and the operator, one replica on the same node, had been evicted 0.7 s before
-     * it) and a new scheduler, which must see a lease unchanged for a whole leaseDuration (15 s) from its own start,
-     * took it 26.6 s after the eviction: two lease durations and the retries bound that case. docs/profiles.md says so.
+     * The same when an operator replica gave the lease back (kube-scheduler's own release did not reach it): the
+     * kubelet reports the stopped container first (its pod lifecycle events are relisted every second), then the
+     * replica's watch sees it and writes the lease, then the standby's next try.
      */
-    static final Duration HAND_OVER_BOUND = Duration.ofSeconds(33);
-    /** The longest a pod may wait for its binding while the nodes are drained: the hand-over's bound and a little. */
-    static final Duration BINDING_BOUND = Duration.ofSeconds(35);
+    static final Duration HAND_OVER_BOUND_BY_OPERATOR = Duration.ofSeconds(5);
+    /**
+     * The longest a pod may wait for its binding while the nodes are drained: the hand-over's bound, the standby's
+     * first scheduling cycle after it takes the lease, and the binding through the extender on a loaded machine.
+     */
+    static final Duration BINDING_BOUND = Duration.ofSeconds(10);
+    /**
+     * Attempts of a scheduler pod that led at once after it started, refused before the NetworkPolicy enforcer knew
+     * its address: a few pods arriving in that second, each tried again after kube-scheduler's backoff.
+     */
+    static final int MAX_REFUSED_BY_THE_ENFORCER = 6;
 
     private final Names names = new Names(PROFILE, WORKLOAD);
     private Cluster cluster;
@@ -96,6 +109,21 @@ class RealNodeDrainTest {
                 cluster.followProductLogs("drainingBothRealNodesInTurnKeepsBothComponentsAvailableAndEveryPodIsBound");
         kwokNode = OperatorTests.installTheProductOnTheRealNode(cluster, "real-drain", LABEL, ROLLOUT);
         realNodes = List.of(RealNode.ensure(), RealNode.ensureSecond());
+        // Two replicas, as docs/profiles.md advises for drains; the second node's taint keeps other tests' pods off it,
+        // so the operator tolerates it here as a profile's pods do.
+        cluster.kubectl(
+                        "-n",
+                        WORKLOAD,
+                        "patch",
+                        "deployment",
+                        InClusterTest.OPERATOR,
+                        "--type=strategic",
+                        "-p",
+                        "{\"spec\":{\"replicas\":" + OPERATOR_REPLICAS + ",\"template\":{\"spec\":{\"tolerations\":"
+                                + "[{\"key\":\"" + SECOND_NODE_TAINT + "\",\"operator\":\"Exists\","
+                                + "\"effect\":\"NoSchedule\"}]}}}}")
+                .requireSuccess("kubectl patch the operator to " + OPERATOR_REPLICAS + " replicas");
+        OperatorTests.awaitTheDeployedOperator(client, ROLLOUT);
         for (String node : realNodes) {
             assertThat(podsOn(node, p -> !WORKLOAD.equals(p.getMetadata().getNamespace())))
                     .as("pods of other tests on %s (a drain would evict them)", node)
@@ -172,7 +200,10 @@ class RealNodeDrainTest {
         }
 
         acrossNodesThePolicyIsEnforcedByTheDestinationsNode();
-        String leaderNode = theLeaderOnTheOperatorsNodeDrainedFirst();
+        Await.until(ROLLOUT, "one Ready operator pod on each real node", this::oneOperatorPodOnEachNode);
+        String leaderNode = theLeaderOnTheLeadingOperatorsNode();
+        List<String> drainOrder =
+                leaderNode.equals(realNodes.get(0)) ? realNodes : List.of(realNodes.get(1), realNodes.get(0));
 
         Map<String, Long> bindingsBefore = ApiServerMetrics.bindingRequests(cluster);
         AtomicInteger minExtender = new AtomicInteger(Integer.MAX_VALUE);
@@ -213,8 +244,7 @@ class RealNodeDrainTest {
         arrivals.setDaemon(true);
         Map<String, Duration> drainTimes = new java.util.LinkedHashMap<>();
         Map<String, String> placements = new java.util.LinkedHashMap<>();
-        List<String> handOvers = new java.util.ArrayList<>();
-        long slowestHandOver = 0;
+        Map<String, Duration> handOvers = new java.util.LinkedHashMap<>();
         String timeline;
         // When each pod was bound, as a watch opened before the first pod saw it (the pod's own event, not a poll).
         Map<String, Long> bound = new java.util.HashMap<>();
@@ -224,7 +254,7 @@ class RealNodeDrainTest {
             arrivals.start();
             try {
                 try {
-                    drainInTurn(drainTimes, placements);
+                    drainInTurn(drainOrder, drainTimes, placements);
                 } finally {
                     arriving.set(false);
                     arrivals.join();
@@ -237,7 +267,7 @@ class RealNodeDrainTest {
                 monitor.join();
             }
             bound.putAll(boundAt(pods));
-            slowestHandOver = handOvers(lease, pods, handOvers);
+            handOvers.putAll(handOvers(lease, pods));
             timeline = timeline(lease, pods, startNanos);
         }
 
@@ -263,7 +293,8 @@ class RealNodeDrainTest {
                 .map(e -> e.getReportingInstance() + ": " + e.getMessage())
                 .toList();
         say("The operator gave back " + operatorReleases.size() + " lease(s) " + operatorReleases);
-        say("With the operator and the leading kube-scheduler both on " + leaderNode + ", drained " + drainTimes
+        say("With " + OPERATOR_REPLICAS + " operator replicas, the leading one and the leading kube-scheduler both on "
+                + leaderNode + ", drained " + drainTimes
                 + " back to back while " + created.size() + " pods arrived (one every 500 ms):"
                 + " fewest available extender pods " + minExtender + ", scheduler pods " + minScheduler
                 + ", ready extender endpoints " + minEndpoints + "; lease hand-overs after the leader's eviction "
@@ -283,12 +314,15 @@ class RealNodeDrainTest {
                 .toList();
         // Every check is made and reported together, with the timeline: a failure on a machine far away must say why.
         String why = "; slow pods " + slowPods + "; timeline (ms since the pods began to arrive):\n" + timeline;
-        Duration handOver = Duration.ofNanos(slowestHandOver);
-        if (handOver.compareTo(HAND_OVER_WHEN_RELEASED) > 0) {
-            say("The lease was not given back at the leader's eviction: the next scheduler took it after "
-                    + handOver.toMillis() + " ms, more than the " + HAND_OVER_WHEN_RELEASED.toMillis()
-                    + " ms of a released lease" + why);
-        }
+        // Each hand-over against its bound: the operator's releases name the scheduler pod they were for.
+        List<String> slowHandOvers = handOvers.entrySet().stream()
+                .filter(h -> {
+                    boolean byOperator =
+                            operatorReleases.stream().anyMatch(r -> r.contains("scheduler pod " + h.getKey() + ","));
+                    return h.getValue().compareTo(byOperator ? HAND_OVER_BOUND_BY_OPERATOR : HAND_OVER_BOUND) > 0;
+                })
+                .map(h -> h.getKey() + " " + h.getValue().toMillis() + " ms")
+                .toList();
         SoftAssertions.assertSoftly(softly -> {
             softly.assertThat(arrivalErrors)
                     .as("pods that could not be created")
@@ -327,14 +361,29 @@ class RealNodeDrainTest {
             softly.assertThat(handOvers)
                     .as("the leader was evicted at least once")
                     .isNotEmpty();
-            softly.assertThat(handOver)
+            softly.assertThat(slowHandOvers)
                     .as(
-                            "the longest from the leader's eviction to another scheduler holding the lease: %s%s",
-                            handOvers, why)
-                    .isLessThanOrEqualTo(HAND_OVER_BOUND);
+                            "hand-overs (from the leader's eviction to another scheduler holding the lease) over %s ms,"
+                                    + " or %s ms when an operator replica gave the lease back; all: %s%s",
+                            HAND_OVER_BOUND.toMillis(), HAND_OVER_BOUND_BY_OPERATOR.toMillis(), handOvers, why)
+                    .isEmpty();
             // A stopping extender keeps answering until every kube-proxy has dropped it (its --shutdown-delay):
             // without that, a scheduling attempt in the moment between SIGTERM and the endpoint's removal got a 503.
-            softly.assertThat(failedScheduling).as("failed scheduling attempts").isEmpty();
+            // One kind is expected, bounded and reported: a scheduler pod that takes the lease the moment it starts
+            // (its predecessor gave it back) calls the extender before the NetworkPolicy enforcer has admitted its new
+            // address, and the refusal (kube-router's ICMP unreachable) reads "connection refused"; kube-scheduler
+            // tries the pod again after its backoff, and the binding bound above still holds. docs/profiles.md says so.
+            List<String> refusedByTheEnforcer = failedScheduling.stream()
+                    .filter(e -> RealNode.networkPolicyEnforced() && e.contains("connect: connection refused"))
+                    .toList();
+            softly.assertThat(refusedByTheEnforcer)
+                    .as("attempts refused while a new scheduler pod's address reached the NetworkPolicy enforcer")
+                    .hasSizeLessThanOrEqualTo(MAX_REFUSED_BY_THE_ENFORCER);
+            softly.assertThat(failedScheduling.stream()
+                            .filter(e -> !refusedByTheEnforcer.contains(e))
+                            .toList())
+                    .as("failed scheduling attempts")
+                    .isEmpty();
         });
         OperatorTests.awaitCurrent(client, PROFILE, Duration.ofSeconds(60));
     }
@@ -398,27 +447,36 @@ class RealNodeDrainTest {
         }
     }
 
-    /** Drains each real node in turn and uncordons it, then waits until both components are fully available. */
     /**
-     * The hardest case for the hand-over, every run: the operator (one replica) shares the first drained node with the
-     * leading kube-scheduler, so the drain evicts both at once and the operator's replacement leads only later (CI's
-     * unreleased lease). The operator cannot run on the second node (it does not tolerate its taint); a leader there
-     * is moved by deleting its pod, which gives the lease to the scheduler on the first node. Returns that node.
+     * The hardest case for the hand-over, every run: the leading operator shares the first drained node with the leading
+     * kube-scheduler, so the drain evicts both at once and the hand-over must come from the replica on the other node.
+     * A scheduler leader elsewhere is moved by deleting its pod, which gives the lease to the scheduler on the leading
+     * operator's node. Returns that node.
      */
-    private String theLeaderOnTheOperatorsNodeDrainedFirst() {
-        String operatorNode = client.pods().inNamespace(WORKLOAD).list().getItems().stream()
-                .filter(p -> p.getMetadata().getName().startsWith(OPERATOR_POD_PREFIX))
-                .filter(Readiness::isPodReady)
-                .map(p -> p.getSpec().getNodeName())
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("no Ready operator pod in " + WORKLOAD));
-        assertThat(operatorNode).as("the operator's node, drained first").isEqualTo(realNodes.get(0));
+    private String theLeaderOnTheLeadingOperatorsNode() {
+        // Its identity is its pod's name, "-" and a random suffix; a holder that is gone (the pod the patch replaced)
+        // leads no more once its lease runs out.
+        String operatorNode = Await.value(ROLLOUT, "a Ready operator pod holds the operator's lease", () -> {
+            var lease = client.leases()
+                    .inNamespace(WORKLOAD)
+                    .withName(SchedulerHandOverTest.OPERATOR_LEASE)
+                    .get();
+            String holder = lease == null ? null : lease.getSpec().getHolderIdentity();
+            return holder == null
+                    ? null
+                    : operatorPods().stream()
+                            .filter(Readiness::isPodReady)
+                            .filter(p -> holder.startsWith(p.getMetadata().getName() + "-"))
+                            .map(p -> p.getSpec().getNodeName())
+                            .findFirst()
+                            .orElse(null);
+        });
         Await.until(ROLLOUT, "a Ready scheduler pod holds the lease", () -> leaderPod()
                 .isPresent());
         Pod leader = leaderPod().orElseThrow();
         if (!operatorNode.equals(leader.getSpec().getNodeName())) {
             say("The leader " + leader.getMetadata().getName() + " runs on "
-                    + leader.getSpec().getNodeName() + ", not with the operator on " + operatorNode
+                    + leader.getSpec().getNodeName() + ", not with the leading operator on " + operatorNode
                     + ": deleting it so that the lease moves there");
             client.resource(leader).delete();
             Await.until(
@@ -430,6 +488,37 @@ class RealNodeDrainTest {
                             && available(Labels.COMPONENT_SCHEDULER) == 2);
         }
         return operatorNode;
+    }
+
+    /**
+     * Whether each real node runs one Ready operator pod. The spread is a preference (ScheduleAnyway): when both
+     * replicas landed on one node, one of them is deleted, and its replacement goes to the other.
+     */
+    private boolean oneOperatorPodOnEachNode() {
+        Map<String, List<Pod>> byNode = operatorPods().stream()
+                .collect(java.util.stream.Collectors.groupingBy(
+                        p -> String.valueOf(p.getSpec().getNodeName())));
+        boolean spread = realNodes.stream()
+                .allMatch(node -> byNode.getOrDefault(node, List.of()).stream()
+                                .filter(Readiness::isPodReady)
+                                .count()
+                        == 1);
+        if (!spread && operatorPods().size() == OPERATOR_REPLICAS) {
+            byNode.values().stream()
+                    .filter(pods -> pods.size() > 1 && pods.stream().allMatch(Readiness::isPodReady))
+                    .findFirst()
+                    .ifPresent(pods -> {
+                        say("Both operator replicas run on "
+                                + pods.get(0).getSpec().getNodeName() + ": deleting "
+                                + pods.get(1).getMetadata().getName() + " to spread them");
+                        client.resource(pods.get(1)).delete();
+                    });
+        }
+        return spread;
+    }
+
+    private List<Pod> operatorPods() {
+        return OperatorTests.livePods(client, WORKLOAD, Map.of("app.kubernetes.io/name", InClusterTest.OPERATOR));
     }
 
     /** The Ready pod whose kube-scheduler holds the profile's lease (its identity: the pod's name, "_", a random id). */
@@ -447,8 +536,8 @@ class RealNodeDrainTest {
                 .findFirst();
     }
 
-    private void drainInTurn(Map<String, Duration> drainTimes, Map<String, String> placements) {
-        for (String node : realNodes) {
+    private void drainInTurn(List<String> order, Map<String, Duration> drainTimes, Map<String, String> placements) {
+        for (String node : order) {
             Instant start = Instant.now();
             // Back to back: the next drain starts while the pods evicted by this one may still be starting, so
             // only the PodDisruptionBudgets keep one replica of each component up.
@@ -497,11 +586,10 @@ class RealNodeDrainTest {
 
     /**
      * Each eviction of the scheduler pod that held the lease at that moment, and how long until another scheduler held
-     * it (both as the watches here saw them); adds a description of each to {@code found} and returns the longest, in
-     * nanoseconds.
+     * it (both as the watches here saw them), by the evicted pod's name; no other holder reads as a very long time.
      */
-    private long handOvers(LeaseTimeline lease, PodTimeline pods, List<String> found) {
-        long longest = 0;
+    private Map<String, Duration> handOvers(LeaseTimeline lease, PodTimeline pods) {
+        Map<String, Duration> found = new java.util.LinkedHashMap<>();
         for (LeaseTimeline.Holder holder : lease.holders()) {
             if (holder.identity() == null) {
                 continue;
@@ -517,12 +605,9 @@ class RealNodeDrainTest {
                 continue; // not evicted while it led
             }
             long next = lease.nextHolderAfter(holder.identity(), evicted.nanos());
-            long took = next < 0 ? Long.MAX_VALUE : next - evicted.nanos();
-            longest = Math.max(longest, took);
-            found.add(pod + " evicted, "
-                    + (next < 0 ? "no other holder" : Duration.ofNanos(took).toMillis() + " ms"));
+            found.put(pod, next < 0 ? Duration.ofDays(1) : Duration.ofNanos(next - evicted.nanos()));
         }
-        return longest;
+        return found;
     }
 
     /**

@@ -61,6 +61,8 @@ public class PreviewReconciler implements Reconciler<SchedulerProfilePreview> {
     private final Supplier<ClusterFacts> facts;
     private final PreviewSettings settings;
     private final Clock clock;
+    /** Set by {@link #stopping}: no reconcile starts after it (JOSDK empties the caches as it stops). */
+    private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * @param facts the cluster's facts now (its version follows the API server's)
@@ -92,9 +94,22 @@ public class PreviewReconciler implements Reconciler<SchedulerProfilePreview> {
         return name == null ? Set.of() : Set.of(new ResourceID(name));
     }
 
+    /**
+     * Called before JOSDK stops: from now on no preview reconcile starts (a reconcile that began on an emptied cache
+     * would count no running preview and could start one beyond the limit). Unlike {@link
+     * SchedulerProfileReconciler#stopping}, one already running finishes: its writes are a sandbox pod of a fixed name
+     * (a second is refused) and the preview's own status, decided on live reads.
+     */
+    public void stopping() {
+        stopping.set(true);
+    }
+
     @Override
     public UpdateControl<SchedulerProfilePreview> reconcile(
             SchedulerProfilePreview preview, Context<SchedulerProfilePreview> context) {
+        if (stopping.get()) {
+            return UpdateControl.noUpdate(); // the next leader reconciles it
+        }
         KubernetesClient client = context.getClient();
         PreviewStatus status = preview.getStatus() == null ? new PreviewStatus() : preview.getStatus();
         preview.setStatus(status);

@@ -17,8 +17,8 @@ import java.util.Optional;
  * and its release then fails on the conflict (and a busy API server can time it out).
  *
  * <p>Safe because it acts only on what the node's kubelet reported: the lease is released only while its holder is a
- * scheduler pod whose kube-scheduler container is not running (terminated, or waiting to be restarted), so no process
- * that could still schedule holds it. A pod that merely disappeared (force-deleted, or a node cut off, whose kubelet
+ * scheduler pod whose kube-scheduler container is not running (terminated, or waiting to be restarted), and was last
+ * renewed before that container stopped, so no process that could still schedule holds it. A pod that merely disappeared (force-deleted, or a node cut off, whose kubelet
  * can report nothing) is never a reason: then the lease runs out as leader election intends. The update carries the
  * resource version it read, so a lease the standby (or anyone) wrote meanwhile is left alone. Pure; the runtime
  * watches the scheduler pods and applies it.
@@ -75,6 +75,36 @@ public final class SchedulerLeaseHandOver {
         return elapsed.compareTo(min) < 0 || aSchedulerIsBeingStopped;
     }
 
+    /**
+     * Whether the lease was renewed after the container last stopped (its finishedAt, whole seconds, so a second's
+     * slack): then a process that started since holds it, and the pod's identity prefix alone cannot tell. The kubelet
+     * restarts a crashed container in the same pod, and a replica may act on an event from before that restart (each
+     * replica hands over from a queue). Both times come from the same node's clock.
+     */
+    static boolean renewedAfterItStopped(Lease lease, Pod pod) {
+        ZonedDateTime renewed = lease.getSpec().getRenewTime();
+        return renewed != null
+                && stoppedAt(pod)
+                        .map(stopped -> renewed.isAfter(stopped.plusSeconds(1)))
+                        .orElse(false);
+    }
+
+    /** When the kube-scheduler container last stopped, as the kubelet reported it, if it did. */
+    private static Optional<ZonedDateTime> stoppedAt(Pod pod) {
+        return pod.getStatus().getContainerStatuses().stream()
+                .filter(c -> Names.SCHEDULER_CONTAINER.equals(c.getName()))
+                .findFirst()
+                .flatMap(c -> Optional.ofNullable(
+                                c.getState() == null ? null : c.getState().getTerminated())
+                        .or(() -> Optional.ofNullable(
+                                c.getLastState() == null
+                                        ? null
+                                        : c.getLastState().getTerminated())))
+                .map(terminated -> terminated.getFinishedAt())
+                .filter(finished -> finished != null && !finished.isEmpty())
+                .map(ZonedDateTime::parse);
+    }
+
     private static boolean notRunning(ContainerStatus container) {
         var state = container.getState();
         return state != null
@@ -93,6 +123,9 @@ public final class SchedulerLeaseHandOver {
         }
         String holder = lease.getSpec().getHolderIdentity();
         if (holder == null || !holder.startsWith(pod.getMetadata().getName() + "_")) {
+            return Optional.empty();
+        }
+        if (renewedAfterItStopped(lease, pod)) {
             return Optional.empty();
         }
         return Optional.of(new LeaseBuilder(lease)

@@ -45,11 +45,13 @@ public final class OperatorRuntime implements AutoCloseable {
     private final JvmGcMetrics gcMetrics;
     private final ClusterVersionWatch versionWatch;
     private final SchedulerLeaseWatch schedulerLeases;
+    /** The previews' reconciler, when previews are on. */
+    private PreviewReconciler previews;
+
     private final long versionCheckSeconds;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean failed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** Whether this instance leads: set when it takes the lease, or at once without leader election. */
     /**
      * How long an operator that led keeps handing over schedulers' leases while it stops
      * ({@link SchedulerLeaseWatch#handOverWhileStopping}): at least the spread of a drain's evictions, at most well
@@ -59,6 +61,7 @@ public final class OperatorRuntime implements AutoCloseable {
 
     static final java.time.Duration HAND_OVER_WHILE_STOPPING_MAX = java.time.Duration.ofSeconds(10);
 
+    /** Whether this instance leads: set when it takes the lease, or at once without leader election. */
     private final AtomicBoolean leading = new AtomicBoolean();
 
     private final OperatorMetrics operatorMetrics;
@@ -166,16 +169,17 @@ public final class OperatorRuntime implements AutoCloseable {
         });
         if (config.previews().enabled()) {
             // Only then: its informers need the rights deploy/previews grants, which the operator holds only then.
-            operator.register(new PreviewReconciler(
+            previews = new PreviewReconciler(
                     () -> facts.withKubernetesVersion(reconciler.kubernetesVersion()),
                     config.previews(),
-                    java.time.Clock.systemUTC()));
+                    java.time.Clock.systemUTC());
+            operator.register(previews);
         }
         this.versionWatch = new ClusterVersionWatch(
                 facts.kubernetesVersion(), () -> serverVersion(client), reconciler::clusterVersionChanged);
         this.versionCheckSeconds = config.versionCheckSeconds();
-        this.schedulerLeases = new SchedulerLeaseWatch(
-                client, config.workloadNamespace(), leading::get, new ProfileEvents(client, instanceName()));
+        this.schedulerLeases =
+                new SchedulerLeaseWatch(client, config.workloadNamespace(), new ProfileEvents(client, instanceName()));
         FunctionCounter.builder(
                         "schedulerops.scheduler.lease.handovers", schedulerLeases, SchedulerLeaseWatch::handOvers)
                 .description("Leases the operator gave back for a profile's kube-scheduler whose container had stopped")
@@ -287,6 +291,9 @@ public final class OperatorRuntime implements AutoCloseable {
         versionWatch.close();
         boolean ledBeforeStopping = config.leaderElection() && leading.get();
         reconciler.stopping();
+        if (previews != null) {
+            previews.stopping();
+        }
         try {
             operator.stop();
         } catch (RuntimeException e) {

@@ -17,14 +17,17 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches the profiles' scheduler pods and, while this operator leads, gives back the lease of a kube-scheduler whose
- * container has stopped ({@link SchedulerLeaseHandOver}): a drain that evicts the leading scheduler then hands over at
- * the standby's next retry, whether or not the stopping scheduler's own release reached the API server. Uses only the
+ * Watches the profiles' scheduler pods and gives back the lease of a kube-scheduler whose container has stopped
+ * ({@link SchedulerLeaseHandOver}): a drain that evicts the leading scheduler then hands over at the standby's next
+ * retry, whether or not the stopping scheduler's own release reached the API server. Runs in every operator replica,
+ * leading or not: a drain may evict the leading operator together with the leading kube-scheduler, and a standby
+ * replica on another node, its caches warm, then hands over at once. Every replica may act because the decision rests
+ * only on what the kubelet reported and the update carries the resource version read: when two replicas see the same
+ * stopped scheduler, one write wins and the other gets a 409 (or finds the lease already given back). Uses only the
  * rights the operator has anyway: list and watch of pods and get and update of leases in the workload namespace.
  */
 public final class SchedulerLeaseWatch implements AutoCloseable {
@@ -34,7 +37,6 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
 
     private final KubernetesClient client;
     private final String namespace;
-    private final BooleanSupplier leading;
     private final ProfileEvents events;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(runnable -> {
         Thread thread = new Thread(runnable, "scheduler-lease-hand-over");
@@ -42,16 +44,11 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
         return thread;
     });
     private final AtomicLong handOvers = new AtomicLong();
-    /** Set by {@link #handOverWhileStopping}: this instance led and is stopping, and hands over without leading. */
-    private volatile boolean stopping;
-
     private SharedIndexInformer<Pod> informer;
 
-    public SchedulerLeaseWatch(
-            KubernetesClient client, String namespace, BooleanSupplier leading, ProfileEvents events) {
+    public SchedulerLeaseWatch(KubernetesClient client, String namespace, ProfileEvents events) {
         this.client = client;
         this.namespace = namespace;
-        this.leading = leading;
         this.events = events;
     }
 
@@ -81,7 +78,7 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
     }
 
     private void consider(Pod pod) {
-        if ((stopping || leading.getAsBoolean()) && SchedulerLeaseHandOver.schedulerStopped(pod)) {
+        if (SchedulerLeaseHandOver.schedulerStopped(pod)) {
             try {
                 worker.execute(() -> handOver(pod));
             } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -130,15 +127,14 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
      * evicts every pod of a node at about the same time: with the operator on the same node as a profile's leading
      * kube-scheduler, the operator's replacement leads only after that scheduler pod is long gone, so the hand-over
      * must come from the stopping operator or not at all (in CI the two were evicted 0.7 s apart, and the lease ran
-     * out instead). Another operator that leads meanwhile may hand over too: the update carries the resource version
-     * it read, so one write wins and the other gets a 409, which is ignored. Blocks for at least {@code min}, then
+     * out instead). Another replica may hand over too: the update carries the resource version it read, so one write
+     * wins and the other gets a 409, which is ignored. Blocks for at least {@code min}, then
      * while a scheduler pod is being stopped, at most {@code max}; then waits for hand-overs under way.
      */
     public void handOverWhileStopping(Duration min, Duration max) throws InterruptedException {
         if (informer == null) {
             return;
         }
-        stopping = true;
         long start = System.nanoTime();
         while (SchedulerLeaseHandOver.keepHandingOverWhileStopping(
                 Duration.ofNanos(System.nanoTime() - start),

@@ -83,6 +83,35 @@ class SchedulerLeaseHandOverTest {
     }
 
     @Test
+    void aLeaseRenewedAfterTheContainerStoppedIsARestartedProcesssAndIsLeftAlone() {
+        // The kubelet restarted the container and the new process (same pod, new id) took the lease; an event from
+        // before the restart still says "stopped".
+        Pod stoppedLongAgo = schedulerPod("gpu-scheduler-7d9f-abcde", "terminated");
+        stoppedLongAgo
+                .getStatus()
+                .getContainerStatuses()
+                .get(0)
+                .getState()
+                .getTerminated()
+                .setFinishedAt(EARLIER.minusSeconds(5).toString());
+        assertThat(SchedulerLeaseHandOver.released(lease("gpu-scheduler-7d9f-abcde_9f9f9f"), stoppedLongAgo, NOW))
+                .as("renewed 5 s after the container stopped")
+                .isEmpty();
+
+        Pod justStopped = schedulerPod("gpu-scheduler-7d9f-abcde", "terminated");
+        justStopped
+                .getStatus()
+                .getContainerStatuses()
+                .get(0)
+                .getState()
+                .getTerminated()
+                .setFinishedAt(EARLIER.toString());
+        assertThat(SchedulerLeaseHandOver.released(lease("gpu-scheduler-7d9f-abcde_0c1d2e"), justStopped, NOW))
+                .as("last renewed as the container stopped")
+                .isPresent();
+    }
+
+    @Test
     void aCrashLoopingLeaderIsStoppedToo() {
         assertThat(SchedulerLeaseHandOver.released(
                         lease("gpu-scheduler-7d9f-abcde_0c1d2e"),
