@@ -61,12 +61,14 @@ public final class OwnedInformers {
             Map<String, InformerEventSource<? extends HasMetadata, SchedulerProfile>> byNamespace =
                     new LinkedHashMap<>();
             Optional<Set<String>> namespaces = informerNamespaces(kind, workloadNamespace);
+            String name = kind.type().getSimpleName().toLowerCase(Locale.ROOT);
             if (namespaces.isEmpty()) {
-                byNamespace.put(ALL_NAMESPACES, ownedInformer(kind, null, false, context));
+                byNamespace.put(ALL_NAMESPACES, ownedInformer(kind, name, Optional.empty(), context));
             } else {
-                boolean several = namespaces.get().size() > 1;
                 for (String namespace : new java.util.TreeSet<>(namespaces.get())) {
-                    byNamespace.put(namespace, ownedInformer(kind, namespace, several, context));
+                    // Informers of one controller need names of their own: "rolebinding-kube-system".
+                    String unique = namespaces.get().size() > 1 ? name + "-" + namespace : name;
+                    byNamespace.put(namespace, ownedInformer(kind, unique, Optional.of(namespace), context));
                 }
             }
             owned.put(kind.type(), byNamespace);
@@ -137,22 +139,15 @@ public final class OwnedInformers {
 
     @SuppressWarnings("unchecked")
     private static <R extends HasMetadata> InformerEventSource<R, SchedulerProfile> ownedInformer(
-            OwnedKind kind, String namespace, boolean oneOfSeveral, EventSourceContext<SchedulerProfile> context) {
+            OwnedKind kind, String name, Optional<String> namespace, EventSourceContext<SchedulerProfile> context) {
         Class<R> type = (Class<R>) kind.type();
         InformerEventSourceConfiguration.Builder<R> builder = InformerEventSourceConfiguration.from(
                         type, SchedulerProfile.class)
-                .withName(informerName(type, oneOfSeveral ? Optional.of(namespace) : Optional.empty()))
+                .withName(name)
                 .withItemStore(new LeanItemStore<>())
                 .withLabelSelector(MANAGED_SELECTOR)
                 .withSecondaryToPrimaryMapper(OwnedInformers::profileOf);
-        return new InformerEventSource<>(
-                in(builder, Optional.ofNullable(namespace).map(Set::of)).build(), context);
-    }
-
-    /** "deployment"; for a kind watched in several namespaces, one name each: "rolebinding-kube-system". */
-    static String informerName(Class<?> type, Optional<String> namespace) {
-        String name = type.getSimpleName().toLowerCase(Locale.ROOT);
-        return namespace.map(ns -> name + "-" + ns).orElse(name);
+        return new InformerEventSource<>(in(builder, namespace.map(Set::of)).build(), context);
     }
 
     /**
@@ -206,17 +201,15 @@ public final class OwnedInformers {
         return cached(typeOf(like), ResourceID.fromResource(like));
     }
 
-    @SuppressWarnings("unchecked")
     public <R extends HasMetadata> Optional<R> cached(Class<R> type, ResourceID id) {
         InformerEventSource<R, SchedulerProfile> informer = informerOf(type, id);
         return informer == null ? Optional.empty() : informer.get(id);
     }
 
     /** Tells the informer about our own write, so its cache is current and it does not echo the write back. */
-    @SuppressWarnings("unchecked")
     public <R extends HasMetadata> void wrote(R before, R after) {
         ResourceID id = ResourceID.fromResource(after);
-        InformerEventSource<R, SchedulerProfile> informer = informerOf((Class<R>) after.getClass(), id);
+        InformerEventSource<R, SchedulerProfile> informer = informerOf(typeOf(after), id);
         if (informer == null) {
             return;
         }
@@ -304,10 +297,8 @@ public final class OwnedInformers {
         if (byNamespace == null) {
             return null;
         }
-        var informer = byNamespace.containsKey(ALL_NAMESPACES)
-                ? byNamespace.get(ALL_NAMESPACES)
-                : byNamespace.get(id.getNamespace().orElse(ALL_NAMESPACES));
-        return (InformerEventSource<R, SchedulerProfile>) informer;
+        return (InformerEventSource<R, SchedulerProfile>) byNamespace.getOrDefault(
+                ALL_NAMESPACES, byNamespace.get(id.getNamespace().orElse(ALL_NAMESPACES)));
     }
 
     @SuppressWarnings("unchecked")

@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,7 +63,7 @@ public class PreviewReconciler implements Reconciler<SchedulerProfilePreview> {
     private final PreviewSettings settings;
     private final Clock clock;
     /** Set by {@link #stopping}: no reconcile starts after it (JOSDK empties the caches as it stops). */
-    private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean stopping = new AtomicBoolean();
 
     /**
      * @param facts the cluster's facts now (its version follows the API server's)

@@ -2,6 +2,7 @@ package dev.schedulerops.operator.reconcile;
 
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -18,8 +19,8 @@ import java.util.Optional;
  *
  * <p>Safe because it acts only on what the node's kubelet reported: the lease is released only while its holder is a
  * scheduler pod whose kube-scheduler container is not running (terminated, or waiting to be restarted), and was last
- * renewed before that container stopped, so no process that could still schedule holds it. A pod that merely disappeared (force-deleted, or a node cut off, whose kubelet
- * can report nothing) is never a reason: then the lease runs out as leader election intends. The update carries the
+ * renewed before that container stopped, so no process that could still schedule holds it. A pod that merely
+ * disappeared (force-deleted, or a node cut off, whose kubelet can report nothing) is never a reason: then the lease runs out as leader election intends. The update carries the
  * resource version it read, so a lease the standby (or anyone) wrote meanwhile is left alone. Pure; the runtime
  * watches the scheduler pods and applies it.
  */
@@ -41,14 +42,17 @@ public final class SchedulerLeaseHandOver {
 
     /** Whether the pod's kube-scheduler container is known not to run: the kubelet reported it terminated or waiting. */
     public static boolean schedulerStopped(Pod pod) {
+        return schedulerContainer(pod).map(SchedulerLeaseHandOver::notRunning).orElse(false);
+    }
+
+    /** The kube-scheduler container's status, once the kubelet has reported one. */
+    private static Optional<ContainerStatus> schedulerContainer(Pod pod) {
         if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
-            return false;
+            return Optional.empty();
         }
         return pod.getStatus().getContainerStatuses().stream()
                 .filter(c -> Names.SCHEDULER_CONTAINER.equals(c.getName()))
-                .findFirst()
-                .map(SchedulerLeaseHandOver::notRunning)
-                .orElse(false);
+                .findFirst();
     }
 
     /**
@@ -91,16 +95,14 @@ public final class SchedulerLeaseHandOver {
 
     /** When the kube-scheduler container last stopped, as the kubelet reported it, if it did. */
     private static Optional<ZonedDateTime> stoppedAt(Pod pod) {
-        return pod.getStatus().getContainerStatuses().stream()
-                .filter(c -> Names.SCHEDULER_CONTAINER.equals(c.getName()))
-                .findFirst()
+        return schedulerContainer(pod)
                 .flatMap(c -> Optional.ofNullable(
                                 c.getState() == null ? null : c.getState().getTerminated())
                         .or(() -> Optional.ofNullable(
                                 c.getLastState() == null
                                         ? null
                                         : c.getLastState().getTerminated())))
-                .map(terminated -> terminated.getFinishedAt())
+                .map(ContainerStateTerminated::getFinishedAt)
                 .filter(finished -> finished != null && !finished.isEmpty())
                 .map(ZonedDateTime::parse);
     }

@@ -53,7 +53,7 @@ public final class OperatorRuntime implements AutoCloseable {
     private final AtomicBoolean failed = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     /**
-     * How long an operator that led keeps handing over schedulers' leases while it stops
+     * How long an operator replica keeps handing over schedulers' leases while it stops
      * ({@link SchedulerLeaseWatch#handOverWhileStopping}): at least the spread of a drain's evictions, at most well
      * inside the pod's 30 s termination grace period.
      */
@@ -289,7 +289,6 @@ public final class OperatorRuntime implements AutoCloseable {
         }
         LOG.info("stopping the operator");
         versionWatch.close();
-        boolean ledBeforeStopping = config.leaderElection() && leading.get();
         reconciler.stopping();
         if (previews != null) {
             previews.stopping();
@@ -310,7 +309,9 @@ public final class OperatorRuntime implements AutoCloseable {
                 LOG.warn("{} reconciles still run after the stop: the leader lease is kept until it expires", running);
             }
         }
-        if (ledBeforeStopping) {
+        // Every replica, leading or not: a drain may evict them with the leading kube-scheduler (without leader
+        // election, a process run by hand, nobody else would hand over either way).
+        if (config.leaderElection()) {
             try {
                 schedulerLeases.handOverWhileStopping(HAND_OVER_WHILE_STOPPING_MIN, HAND_OVER_WHILE_STOPPING_MAX);
             } catch (InterruptedException e) {

@@ -52,13 +52,7 @@ class TlsTest {
                 .containsOnlyKeys(Names.TLS_CERT, Names.TLS_KEY, Names.CLIENT_CA);
         assertThat(data(secret(tier, names.schedulerClientSecret())))
                 .containsOnlyKeys(Names.CA_CERT, Names.TLS_CERT, Names.TLS_KEY);
-        X509Certificate ca = Pem.parseCertificates(
-                        data(secret(tier, names.caSecret())).get(Names.CA_CERT))
-                .get(0);
-        X509Certificate serving = Pem.parseCertificates(
-                        data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
-                .get(0);
-        serving.verify(ca.getPublicKey());
+        signedByTheCa(tier, names, names.extenderTlsSecret());
 
         assertThat(secretVolumes(tier.deployment(names.extender()))).containsExactly(names.extenderTlsSecret());
         assertThat(secretVolumes(tier.deployment(names.scheduler()))).containsExactly(names.schedulerClientSecret());
@@ -92,12 +86,7 @@ class TlsTest {
         Eventually.until("the scheduler's pod template carries the hash of its Secret", () -> TlsMaterial.hash(
                         data(secret(tier, names.schedulerClientSecret())))
                 .equals(tlsHash(tier.deployment(names.scheduler()))));
-        X509Certificate ca = Pem.parseCertificates(
-                        data(secret(tier, names.caSecret())).get(Names.CA_CERT))
-                .get(0);
-        Pem.parseCertificates(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
-                .get(0)
-                .verify(ca.getPublicKey());
+        signedByTheCa(tier, names, names.extenderTlsSecret());
     }
 
     /**
@@ -406,15 +395,19 @@ class TlsTest {
                             && !extender.get(Names.CLIENT_CA).equals(oldCa);
                 },
                 () -> data(secret(tier, names.caSecret())).keySet());
+        signedByTheCa(tier, names, names.extenderTlsSecret(), names.schedulerClientSecret());
+    }
+
+    /** Verifies that the certificate of each of {@code leafSecrets} is signed by the profile's CA (throws if not). */
+    private static void signedByTheCa(Tier tier, Names names, String... leafSecrets) throws Exception {
         X509Certificate ca = Pem.parseCertificates(
                         data(secret(tier, names.caSecret())).get(Names.CA_CERT))
                 .get(0);
-        Pem.parseCertificates(data(secret(tier, names.extenderTlsSecret())).get(Names.TLS_CERT))
-                .get(0)
-                .verify(ca.getPublicKey());
-        Pem.parseCertificates(data(secret(tier, names.schedulerClientSecret())).get(Names.TLS_CERT))
-                .get(0)
-                .verify(ca.getPublicKey());
+        for (String leaf : leafSecrets) {
+            Pem.parseCertificates(data(secret(tier, leaf)).get(Names.TLS_CERT))
+                    .get(0)
+                    .verify(ca.getPublicKey());
+        }
     }
 
     private static int count(String pem) {
