@@ -359,6 +359,9 @@ class DeployManifestsTest {
                 .isFalse();
         assertThat(env.get("SCHEDULEROPS_EXTENDER_IMAGE").path("value").asText())
                 .isEqualTo("ghcr.io/schedulerops/schedulerops-extender:" + E2eSettings.releaseVersion());
+        assertThat(env.get("SCHEDULEROPS_OPERATOR_IMAGE").path("value").asText())
+                .as("the operator's own image (it runs the scheduler pods' init container): the container's image")
+                .isEqualTo(container.path("image").asText());
         assertThat(env.get("SCHEDULEROPS_SCHEDULER_IMAGE_REPOSITORY")
                         .path("value")
                         .asText())

@@ -169,7 +169,9 @@ class HelmChartTest {
                 .containsEntry("SCHEDULEROPS_RECONCILE_THREADS", "3")
                 .containsEntry(
                         "SCHEDULEROPS_EXTENDER_IMAGE",
-                        "registry.example.com/ops/extender:" + E2eSettings.releaseVersion());
+                        "registry.example.com/ops/extender:" + E2eSettings.releaseVersion())
+                .as("the operator's own image, which runs the scheduler pods' init container")
+                .containsEntry("SCHEDULEROPS_OPERATOR_IMAGE", "registry.example.com/ops/operator:9.9.9");
         assertThat(chart.stream().map(o -> o.path("kind").asText())).doesNotContain("Service");
     }
 

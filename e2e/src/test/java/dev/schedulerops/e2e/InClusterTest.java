@@ -436,17 +436,23 @@ class InClusterTest {
         String oldCa = caSecret(profile).getData().get(Names.CA_CERT);
         String rotation = "in-cluster-" + now.getEpochSecond();
         List<Pod> during = new ArrayList<>();
-        patchSpec(profile, "{\"spec\":{\"extender\":{\"tls\":{\"rotate\":\"" + rotation + "\"}}}}");
-        Instant deadline = Instant.now().plus(ROLLOUT);
-        while (!rotationFinished(profile, rotation, oldCa)) {
-            assertThat(Instant.now()).as("the rotation finishes").isBefore(deadline);
+        List<String> story;
+        try (PodTimeline timeline = PodTimeline.start(client)) {
+            patchSpec(profile, "{\"spec\":{\"extender\":{\"tls\":{\"rotate\":\"" + rotation + "\"}}}}");
+            Instant deadline = Instant.now().plus(ROLLOUT);
+            while (!rotationFinished(profile, rotation, oldCa)) {
+                assertThat(Instant.now()).as("the rotation finishes").isBefore(deadline);
+                during.add(createPod(profile));
+                Await.sleep(3_000);
+            }
+            awaitProfileReady(profile);
             during.add(createPod(profile));
-            Await.sleep(3_000);
-        }
-        awaitProfileReady(profile);
-        during.add(createPod(profile));
-        for (Pod pod : during) {
-            assertThat(awaitBound(pod)).isEqualTo(target);
+            for (Pod pod : during) {
+                assertThat(awaitBound(pod)).isEqualTo(target);
+            }
+            story = timeline.story(pod -> pod.getMetadata().getLabels() != null
+                            && profile.equals(pod.getMetadata().getLabels().get(Labels.PROFILE))
+                    || during.stream().anyMatch(p -> name(p).equals(name(pod))));
         }
         // Every pod went straight to the target: any failed attempt (a refused handshake, an extender that could not
         // be reached while its pods rolled) would show as a FailedScheduling event.
@@ -454,10 +460,14 @@ class InClusterTest {
                 .filter(e -> "FailedScheduling".equals(e.getReason()))
                 .filter(e -> during.stream()
                         .anyMatch(p -> name(p).equals(e.getInvolvedObject().getName())))
-                .map(e -> e.getInvolvedObject().getName() + ": " + e.getMessage())
+                .map(e -> e.getInvolvedObject().getName() + " at " + e.getEventTime() + " (" + e.getLastTimestamp()
+                        + ") from " + e.getReportingInstance() + ": " + e.getMessage())
                 .toList();
         assertThat(failures)
-                .as("no scheduling attempt of a pod created during the rotation failed")
+                .as(
+                        "no scheduling attempt of a pod created during the rotation failed; the profile's pods and"
+                                + " those pods meanwhile:\n%s",
+                        String.join("\n", story))
                 .isEmpty();
         // Old extender pods may still be shutting down after the profile is Ready; they still trust the old CA.
         List<Pod> settled = awaitExtenderPodsOfTheCurrentTemplate(profile);

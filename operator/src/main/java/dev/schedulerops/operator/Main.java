@@ -1,5 +1,6 @@
 package dev.schedulerops.operator;
 
+import dev.schedulerops.operator.cli.AwaitExtenderCommand;
 import dev.schedulerops.operator.cli.ExplainCommand;
 import dev.schedulerops.operator.cli.RenderCommand;
 import dev.schedulerops.operator.cli.RunCommand;
@@ -13,7 +14,13 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Turns SchedulerProfiles into secondary kube-schedulers with the schedulerops extender.",
-        subcommands = {RunCommand.class, RenderCommand.class, ExplainCommand.class, SandboxCommand.class})
+        subcommands = {
+            RunCommand.class,
+            RenderCommand.class,
+            ExplainCommand.class,
+            SandboxCommand.class,
+            AwaitExtenderCommand.class
+        })
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

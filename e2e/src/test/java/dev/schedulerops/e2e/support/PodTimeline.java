@@ -5,8 +5,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -35,6 +38,8 @@ public final class PodTimeline implements AutoCloseable {
 
     private final List<Change> changes = new ArrayList<>();
     private final Watch watch;
+    private final Instant started = Instant.now();
+    private final long startedNanos = System.nanoTime();
 
     private PodTimeline(KubernetesClient client) {
         watch = client.pods().inAnyNamespace().watch(new Watcher<>() {
@@ -73,6 +78,29 @@ public final class PodTimeline implements AutoCloseable {
         synchronized (changes) {
             return List.copyOf(changes);
         }
+    }
+
+    /**
+     * What a failure message needs to be read without the cluster: one line per change of a matching pod's IP,
+     * readiness or deletion, with the wall-clock time the watch delivered it (to set beside events' timestamps).
+     */
+    public List<String> story(Predicate<Pod> which) {
+        Map<String, String> last = new HashMap<>();
+        List<String> lines = new ArrayList<>();
+        for (Change change : changes()) {
+            if (!which.test(change.pod())) {
+                continue;
+            }
+            Pod pod = change.pod();
+            String state = (pod.getStatus() == null ? null : pod.getStatus().getPodIP())
+                    + (change.ready() ? " ready" : " not ready")
+                    + (pod.getMetadata().getDeletionTimestamp() == null ? "" : " deleting")
+                    + (change.action() == Watcher.Action.DELETED ? " deleted" : "");
+            if (!state.equals(last.put(change.name(), state))) {
+                lines.add(started.plusNanos(change.nanos() - startedNanos) + " " + change.name() + " " + state);
+            }
+        }
+        return lines;
     }
 
     @Override

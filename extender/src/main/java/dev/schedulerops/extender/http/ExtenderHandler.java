@@ -92,7 +92,9 @@ final class ExtenderHandler extends Handler.Abstract {
         deadlines.headersRead(request);
         Exchange exchange = new Exchange(request, response, callback);
         Route route = Route.forPath(exchange.path);
-        if (route != null && (route.extenderVerb == null) != onHealthPort.test(request)) {
+        // /readyz is also on the verb port, behind its TLS: a new scheduler pod's init container asks it there, the way
+        // kube-scheduler will call (operator: await-extender).
+        if (route != null && route != Route.READYZ && (route.extenderVerb == null) != onHealthPort.test(request)) {
             route = null;
         }
         if (route != null && route.extenderVerb != null && !verbs.serves(route.extenderVerb)) {

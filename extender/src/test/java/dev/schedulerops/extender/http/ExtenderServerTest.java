@@ -332,11 +332,18 @@ class ExtenderServerTest {
     @Test
     void eachPortServesOnlyItsOwnPaths() throws Exception {
         assertThat(server.healthPort()).isNotEqualTo(server.port());
-        for (String path : List.of("/healthz", "/readyz", "/metrics")) {
+        for (String path : List.of("/healthz", "/metrics")) {
             HttpResponse<String> response = get(path);
             assertThat(response.statusCode()).as(path + " on the verb port").isEqualTo(404);
             assertThat(JSON.readTree(response.body()).get("error").asText()).contains("no such path: " + path);
         }
+        // Except readiness, which a new scheduler pod asks where it will call the verbs (operator: await-extender).
+        assertThat(get("/readyz").statusCode()).as("/readyz on the verb port").isEqualTo(200);
+        cache.synced(false);
+        assertThat(get("/readyz").statusCode())
+                .as("/readyz on the verb port, cache not synced")
+                .isEqualTo(503);
+        cache.synced(true);
         for (String path : List.of("/filter", "/filter_onlyone", "/prioritize", "/bind", "/preempt")) {
             HttpResponse<String> response = client.send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.healthPort() + path))
@@ -347,7 +354,7 @@ class ExtenderServerTest {
             assertThat(response.statusCode()).as(path + " on the health port").isEqualTo(404);
         }
         assertThat(health("/metrics").body())
-                .contains("schedulerops_extender_requests_total{code=\"404\",verb=\"other\"} 8.0")
+                .contains("schedulerops_extender_requests_total{code=\"404\",verb=\"other\"} 7.0")
                 .contains("schedulerops_extender_nodes_in_total{verb=\"filter\"} 0.0");
     }
 

@@ -368,7 +368,7 @@ class TlsServerTest {
     }
 
     @Test
-    void theHealthPortIsPlainHttpWithoutVerbsAndTheVerbPortHasNoHealth() throws Exception {
+    void theHealthPortIsPlainHttpWithoutVerbsAndTheVerbPortHasOnlyReadiness() throws Exception {
         ExtenderServer server = start(TlsMode.mutual, secret(serving, ca));
 
         assertThat(health(server, "GET", "/healthz").statusCode()).isEqualTo(200);
@@ -379,11 +379,14 @@ class TlsServerTest {
         assertThat(health(server, "POST", "/filter").statusCode()).isEqualTo(404);
         assertThat(health(server, "POST", "/bind").statusCode()).isEqualTo(404);
         SSLContext context = TestPki.clientContext(scheduler, ca.cert());
-        for (String path : List.of("/healthz", "/readyz", "/metrics")) {
+        for (String path : List.of("/healthz", "/metrics")) {
             assertThat(post(server.port(), context, SERVICE, path, "").status())
                     .as(path + " on the verb port")
                     .isEqualTo(404);
         }
+        assertThat(post(server.port(), context, SERVICE, "/readyz", "").status())
+                .as("/readyz is on the verb port too (for the scheduler pod's init container), for GET only")
+                .isEqualTo(405);
     }
 
     @Test

@@ -22,6 +22,8 @@ import java.util.regex.Pattern;
  * @param apiServer where the API server is reached from a pod, after the kubernetes Service's translation (the
  *     addresses and port of its EndpointSlice); empty when not known (e.g. for `render` without --api-server), and
  *     the extender's egress is then left open
+ * @param operatorImage the operator's own image, which runs the scheduler pods' init container (this build's when
+ *     null)
  */
 public record ClusterFacts(
         String kubernetesVersion,
@@ -30,7 +32,8 @@ public record ClusterFacts(
         int nodes,
         String workloadNamespace,
         ImagePolicy images,
-        List<ApiServerEndpoint> apiServer) {
+        List<ApiServerEndpoint> apiServer,
+        String operatorImage) {
 
     public static final String DEFAULT_SCHEDULER_IMAGE_REPOSITORY = "registry.k8s.io/kube-scheduler";
     /** The workload namespace of an operator that runs outside a pod and is not told one (deploy/ installs here). */
@@ -42,6 +45,28 @@ public record ClusterFacts(
             throw new IllegalArgumentException("workloadNamespace is required");
         }
         apiServer = List.copyOf(apiServer);
+        if (operatorImage == null || operatorImage.isBlank()) {
+            operatorImage = BuildInfo.defaultOperatorImage();
+        }
+    }
+
+    public ClusterFacts(
+            String kubernetesVersion,
+            String extenderImage,
+            String schedulerImageRepository,
+            int nodes,
+            String workloadNamespace,
+            ImagePolicy images,
+            List<ApiServerEndpoint> apiServer) {
+        this(
+                kubernetesVersion,
+                extenderImage,
+                schedulerImageRepository,
+                nodes,
+                workloadNamespace,
+                images,
+                apiServer,
+                null);
     }
 
     public ClusterFacts(
@@ -76,12 +101,20 @@ public record ClusterFacts(
                 count,
                 workloadNamespace,
                 images,
-                apiServer);
+                apiServer,
+                operatorImage);
     }
 
     public ClusterFacts withWorkloadNamespace(String namespace) {
         return new ClusterFacts(
-                kubernetesVersion, extenderImage, schedulerImageRepository, nodes, namespace, images, apiServer);
+                kubernetesVersion,
+                extenderImage,
+                schedulerImageRepository,
+                nodes,
+                namespace,
+                images,
+                apiServer,
+                operatorImage);
     }
 
     public ClusterFacts withImages(ImagePolicy policy) {
@@ -92,7 +125,8 @@ public record ClusterFacts(
                 nodes,
                 workloadNamespace,
                 policy,
-                apiServer);
+                apiServer,
+                operatorImage);
     }
 
     public ClusterFacts withApiServer(List<ApiServerEndpoint> endpoints) {
@@ -103,7 +137,8 @@ public record ClusterFacts(
                 nodes,
                 workloadNamespace,
                 images,
-                endpoints);
+                endpoints,
+                operatorImage);
     }
 
     /**
@@ -124,13 +159,40 @@ public record ClusterFacts(
 
     public ClusterFacts withKubernetesVersion(String version) {
         return new ClusterFacts(
-                version, extenderImage, schedulerImageRepository, nodes, workloadNamespace, images, apiServer);
+                version,
+                extenderImage,
+                schedulerImageRepository,
+                nodes,
+                workloadNamespace,
+                images,
+                apiServer,
+                operatorImage);
     }
 
     /** Another default extender image; the image policy is left as it is. */
     public ClusterFacts withExtenderImage(String image) {
         return new ClusterFacts(
-                kubernetesVersion, image, schedulerImageRepository, nodes, workloadNamespace, images, apiServer);
+                kubernetesVersion,
+                image,
+                schedulerImageRepository,
+                nodes,
+                workloadNamespace,
+                images,
+                apiServer,
+                operatorImage);
+    }
+
+    /** The operator's own image, which also runs the scheduler pods' init container ({@code await-extender}). */
+    public ClusterFacts withOperatorImage(String image) {
+        return new ClusterFacts(
+                kubernetesVersion,
+                extenderImage,
+                schedulerImageRepository,
+                nodes,
+                workloadNamespace,
+                images,
+                apiServer,
+                image);
     }
 
     /** The default kube-scheduler image: the cluster's own version, since a scheduler may not be newer. */

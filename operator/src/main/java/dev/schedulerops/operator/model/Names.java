@@ -60,6 +60,8 @@ public record Names(String profile, String namespace) {
     public static final int SCHEDULER_SECURE_PORT = 10259;
     /** The scheduler pod's container; its status tells whether the process that may hold the lease still runs. */
     public static final String SCHEDULER_CONTAINER = "kube-scheduler";
+    /** The scheduler pod's init container, which waits until the extender answers the pod. */
+    public static final String AWAIT_EXTENDER_CONTAINER = "await-extender";
 
     /** The cluster's main scheduler: it places the operator's own pods and no profile may take its name. */
     public static final String DEFAULT_SCHEDULER = Defaults.DEFAULT_SCHEDULER;

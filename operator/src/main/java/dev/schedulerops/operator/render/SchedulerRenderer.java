@@ -1,5 +1,6 @@
 package dev.schedulerops.operator.render;
 
+import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
@@ -8,8 +9,13 @@ import dev.schedulerops.operator.model.TlsFacts;
 import dev.schedulerops.operator.validation.KubernetesVersion;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
@@ -102,6 +108,7 @@ final class SchedulerRenderer {
                 .withServiceAccountName(p.names().scheduler())
                 .withEnableServiceLinks(false)
                 .withSecurityContext(PodSecurity.pod())
+                .withInitContainers(p.bundledExtender() ? List.of(awaitExtender(p, facts, tlsOn)) : List.of())
                 .withTopologySpreadConstraints(
                         s.replicas() > 1
                                 ? List.of(PodParts.spread(
@@ -145,6 +152,46 @@ final class SchedulerRenderer {
                 .build();
         return PodPlacement.applyTo(built, s.placement(), selector);
     }
+
+    /**
+     * Holds kube-scheduler back until the extender answers this pod ({@code await-extender}, at most
+     * {@value #AWAIT_EXTENDER_SECONDS} s): a new scheduler pod can take the lease within milliseconds of starting, before
+     * a NetworkPolicy enforcer admits its address to the extender's port, and each call refused then is a failed
+     * scheduling attempt. Runs from the operator's image, which always has the command it is given.
+     */
+    static Container awaitExtender(ResolvedProfile p, ClusterFacts facts, boolean tlsOn) {
+        List<String> args = new ArrayList<>(List.of(
+                "await-extender",
+                "--url=" + p.extenderUrl() + "/readyz",
+                "--timeout-seconds=" + AWAIT_EXTENDER_SECONDS));
+        if (tlsOn) {
+            args.add("--ca-file=" + Names.SCHEDULER_TLS_MOUNT_PATH + "/" + Names.CA_CERT);
+        }
+        if (p.tls() == TlsMode.MUTUAL) {
+            args.add("--cert-file=" + Names.SCHEDULER_TLS_MOUNT_PATH + "/" + Names.TLS_CERT);
+            args.add("--key-file=" + Names.SCHEDULER_TLS_MOUNT_PATH + "/" + Names.TLS_KEY);
+        }
+        return new ContainerBuilder()
+                .withName(Names.AWAIT_EXTENDER_CONTAINER)
+                .withImage(facts.operatorImage())
+                .withImagePullPolicy("IfNotPresent")
+                .withTerminationMessagePolicy(PodParts.TERMINATION_MESSAGE_POLICY)
+                .withArgs(args)
+                .withResources(AWAIT_EXTENDER_RESOURCES)
+                .withSecurityContext(PodSecurity.container())
+                .addToVolumeMounts(PodParts.tmpMount())
+                .addAllToVolumeMounts(tlsOn ? List.of(tlsMount()) : List.of())
+                .build();
+    }
+
+    static final int AWAIT_EXTENDER_SECONDS = 30;
+
+    /** A JVM that makes a few HTTPS requests: its heap is 40% of the limit (the operator image's flags). */
+    private static final ResourceRequirements AWAIT_EXTENDER_RESOURCES = new ResourceRequirementsBuilder()
+            .addToRequests("cpu", new Quantity("10m"))
+            .addToRequests("memory", new Quantity("128Mi"))
+            .addToLimits("memory", new Quantity("128Mi"))
+            .build();
 
     private static List<String> command(ResolvedProfile.Scheduler s, KubernetesVersion version) {
         List<String> command = new ArrayList<>(List.of(

@@ -78,12 +78,13 @@ public final class OperatorRuntime implements AutoCloseable {
         this.client = client;
         this.config = config;
         ClusterFacts facts = new ClusterFacts(
-                serverVersion(client),
-                config.extenderImage(),
-                config.schedulerImageRepository(),
-                0,
-                config.workloadNamespace(),
-                config.imagePolicy());
+                        serverVersion(client),
+                        config.extenderImage(),
+                        config.schedulerImageRepository(),
+                        0,
+                        config.workloadNamespace(),
+                        config.imagePolicy())
+                .withOperatorImage(config.previews().operatorImage());
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ClassLoaderMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
