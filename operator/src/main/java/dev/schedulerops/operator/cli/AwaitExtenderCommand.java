@@ -115,12 +115,7 @@ public final class AwaitExtenderCommand implements Callable<Integer> {
     }
 
     static SSLContext sslContext(String caPem, String certPem, String keyPem) throws GeneralSecurityException {
-        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-        try {
-            trust.load(null, null);
-        } catch (IOException e) {
-            throw new GeneralSecurityException(e);
-        }
+        KeyStore trust = emptyKeyStore();
         List<X509Certificate> cas = Pem.parseCertificates(caPem);
         for (int i = 0; i < cas.size(); i++) {
             trust.setCertificateEntry("ca-" + i, cas.get(i));
@@ -129,12 +124,7 @@ public final class AwaitExtenderCommand implements Callable<Integer> {
         trustManagers.init(trust);
         KeyManagerFactory keyManagers = null;
         if (certPem != null && keyPem != null) {
-            KeyStore keys = KeyStore.getInstance(KeyStore.getDefaultType());
-            try {
-                keys.load(null, null);
-            } catch (IOException e) {
-                throw new GeneralSecurityException(e);
-            }
+            KeyStore keys = emptyKeyStore();
             char[] password = new char[0];
             keys.setKeyEntry(
                     "client",
@@ -147,6 +137,16 @@ public final class AwaitExtenderCommand implements Callable<Integer> {
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(keyManagers == null ? null : keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
         return context;
+    }
+
+    private static KeyStore emptyKeyStore() throws GeneralSecurityException {
+        KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+        try {
+            store.load(null, null);
+        } catch (IOException e) {
+            throw new GeneralSecurityException(e);
+        }
+        return store;
     }
 
     private static String read(Path file) throws IOException {

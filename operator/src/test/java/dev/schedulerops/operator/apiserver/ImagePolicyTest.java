@@ -49,10 +49,9 @@ class ImagePolicyTest {
                             .getImage())
                     .isEqualTo("registry.example.com/schedulerops/extender@" + DIGEST);
 
-            tier.profile("p").edit(p -> {
-                p.getSpec().setScheduler(new dev.schedulerops.operator.api.SchedulerSpec());
-                p.getSpec().getScheduler().setImage("attacker.example.com/kube-scheduler:v1.33.0");
-                return p;
+            tier.editSpec("p", spec -> {
+                spec.setScheduler(new dev.schedulerops.operator.api.SchedulerSpec());
+                spec.getScheduler().setImage("attacker.example.com/kube-scheduler:v1.33.0");
             });
             Eventually.until(
                     "ConfigValid=False ImageNotAllowed",

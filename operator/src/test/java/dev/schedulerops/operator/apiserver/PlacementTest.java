@@ -49,10 +49,9 @@ class PlacementTest {
         long extenderGeneration =
                 tier.deployment(names.extender()).getMetadata().getGeneration();
 
-        tier.profile("p").edit(p -> {
-            p.getSpec().getExtender().setNodeSelector(Map.of("pool", "infra"));
-            p.getSpec().getExtender().setPodAnnotations(Map.of("sidecar.istio.io/inject", "false"));
-            return p;
+        tier.editSpec("p", spec -> {
+            spec.getExtender().setNodeSelector(Map.of("pool", "infra"));
+            spec.getExtender().setPodAnnotations(Map.of("sidecar.istio.io/inject", "false"));
         });
         Eventually.until(
                 "a new extender generation with the nodeSelector",

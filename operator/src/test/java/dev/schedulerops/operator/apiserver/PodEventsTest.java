@@ -80,10 +80,9 @@ class PodEventsTest {
                 "labelKey: example.com/rank\nscheduler:\n  image: attacker.example.com/kube-scheduler:v1.33.0");
         // Refused later: the scheduler of its last good spec keeps running, and its pods are not told anything.
         tier.rollOut("changed", "labelKey: example.com/rank");
-        tier.profile("changed").edit(p -> {
-            p.getSpec().setScheduler(new SchedulerSpec());
-            p.getSpec().getScheduler().setImage("attacker.example.com/kube-scheduler:v1.33.0");
-            return p;
+        tier.editSpec("changed", spec -> {
+            spec.setScheduler(new SchedulerSpec());
+            spec.getScheduler().setImage("attacker.example.com/kube-scheduler:v1.33.0");
         });
         for (String refused : List.of("refused", "changed")) {
             Eventually.until(

@@ -62,10 +62,7 @@ class StageGatingTest {
                 tier.deployment(names.extender()).getMetadata().getGeneration();
 
         tier.extenderAvailable("p", false);
-        tier.profile("p").edit(p -> {
-            p.getSpec().setLabelKey("example.com/other");
-            return p;
-        });
+        tier.editSpec("p", spec -> spec.setLabelKey("example.com/other"));
         Eventually.until(
                 "a new extender generation",
                 () -> tier.deployment(names.extender()).getMetadata().getGeneration() > extenderGeneration);

@@ -2,6 +2,7 @@ package dev.schedulerops.operator.apiserver;
 
 import dev.schedulerops.operator.api.ProfileYaml;
 import dev.schedulerops.operator.api.SchedulerProfile;
+import dev.schedulerops.operator.api.SchedulerProfileSpec;
 import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.reconcile.ProfileEvents;
 import dev.schedulerops.operator.reconcile.ProfileStatuses;
@@ -13,10 +14,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * What one test of the apiserver tier works with: a client (a {@code system:masters} user), the fake Deployment
@@ -73,6 +77,17 @@ record Tier(
 
     Resource<SchedulerProfile> profile(String name) {
         return client.resources(SchedulerProfile.class).withName(name(name));
+    }
+
+    /**
+     * Changes a profile's spec as {@code kubectl patch --type merge} does: without a resource version, so an operator
+     * writing the profile's status meanwhile is no conflict (fabric8's edit sends the version it read, and failed with
+     * a 409 in CI when the status was written between its read and its patch). Only sets fields.
+     */
+    void editSpec(String name, Consumer<SchedulerProfileSpec> change) {
+        SchedulerProfileSpec spec = profile(name).get().getSpec();
+        change.accept(spec);
+        profile(name).patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(Map.of("spec", spec)));
     }
 
     Optional<Condition> condition(String profile, String type) {
