@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -39,6 +40,8 @@ import picocli.CommandLine.Spec;
 public final class AwaitExtenderCommand implements Callable<Integer> {
     static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(1);
     static final Duration PAUSE = Duration.ofMillis(200);
+    /** Answers on new connections in a row before kube-scheduler may start (see {@link #await}). */
+    static final int ANSWERS_IN_A_ROW = 3;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -65,35 +68,57 @@ public final class AwaitExtenderCommand implements Callable<Integer> {
     public record Outcome(boolean answered, int attempts, Duration waited, String detail) {}
 
     @Override
-    public Integer call() throws Exception {
+    public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Outcome outcome = await(client(caFile, certFile, keyFile), url, Duration.ofSeconds(timeoutSeconds), PAUSE);
-        out.println(
-                outcome.answered()
-                        ? "extender answered " + url + " (" + outcome.detail() + ") after " + outcome.attempts()
-                                + " attempt(s), " + outcome.waited().toMillis() + " ms"
-                        : "extender did not answer " + url + " within " + timeoutSeconds + " s (" + outcome.attempts()
-                                + " attempts, last: " + outcome.detail() + "); starting kube-scheduler anyway");
+        try {
+            SSLContext tls = caFile == null ? null : sslContext(read(caFile), read(certFile), read(keyFile));
+            Outcome outcome =
+                    await(() -> client(tls), url, Duration.ofSeconds(timeoutSeconds), PAUSE, ANSWERS_IN_A_ROW);
+            out.println(
+                    outcome.answered()
+                            ? "extender answered " + url + " (" + outcome.detail() + ") " + ANSWERS_IN_A_ROW
+                                    + " times in a row after " + outcome.attempts() + " attempt(s), "
+                                    + outcome.waited().toMillis() + " ms"
+                            : "extender did not answer " + url + " " + ANSWERS_IN_A_ROW + " times in a row within "
+                                    + timeoutSeconds + " s (" + outcome.attempts() + " attempts, last: "
+                                    + outcome.detail() + "); starting kube-scheduler anyway");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            out.println("interrupted while waiting for the extender; starting kube-scheduler anyway");
+        } catch (Exception e) {
+            // Never keep kube-scheduler from starting: it reads the same files and says what is wrong with them.
+            out.println("cannot wait for the extender (" + e + "); starting kube-scheduler anyway");
+        }
         out.flush();
         return 0;
     }
 
-    /** Asks {@code url} until any HTTP answer comes back or {@code timeout} has passed. */
-    public static Outcome await(HttpClient client, URI url, Duration timeout, Duration pause)
+    /**
+     * Asks {@code url} until {@code answersInARow} attempts in a row get an HTTP answer (any status), each on a new
+     * client and so a new connection, which kube-proxy sends to any of the extender's pods: one answer shows only that
+     * one pod's node admits this pod. Gives up when {@code timeout} has passed.
+     */
+    public static Outcome await(
+            Supplier<HttpClient> clients, URI url, Duration timeout, Duration pause, int answersInARow)
             throws InterruptedException {
         Instant start = Instant.now();
         Instant deadline = start.plus(timeout);
         HttpRequest request =
                 HttpRequest.newBuilder(url).timeout(ATTEMPT_TIMEOUT).GET().build();
         int attempts = 0;
+        int inARow = 0;
         String last = "no attempt";
         while (true) {
             attempts++;
             try {
-                HttpResponse<Void> response = client.send(request, HttpResponse.BodyHandlers.discarding());
-                return new Outcome(
-                        true, attempts, Duration.between(start, Instant.now()), "HTTP " + response.statusCode());
+                HttpResponse<Void> response = clients.get().send(request, HttpResponse.BodyHandlers.discarding());
+                last = "HTTP " + response.statusCode();
+                if (++inARow >= answersInARow) {
+                    return new Outcome(true, attempts, Duration.between(start, Instant.now()), last);
+                }
+                continue;
             } catch (IOException e) {
+                inARow = 0;
                 last = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
             }
             if (!Instant.now().plus(pause).isBefore(deadline)) {
@@ -103,13 +128,12 @@ public final class AwaitExtenderCommand implements Callable<Integer> {
         }
     }
 
-    /** Plain HTTP without a CA; TLS with one, presenting a client certificate when one is given. */
-    static HttpClient client(Path caFile, Path certFile, Path keyFile) throws IOException, GeneralSecurityException {
+    /** Plain HTTP without TLS settings; TLS with them. */
+    static HttpClient client(SSLContext tls) {
         HttpClient.Builder builder =
                 HttpClient.newBuilder().connectTimeout(ATTEMPT_TIMEOUT).version(HttpClient.Version.HTTP_1_1);
-        if (caFile != null) {
-            builder.sslContext(sslContext(
-                    read(caFile), certFile == null ? null : read(certFile), keyFile == null ? null : read(keyFile)));
+        if (tls != null) {
+            builder.sslContext(tls);
         }
         return builder.build();
     }
@@ -150,6 +174,6 @@ public final class AwaitExtenderCommand implements Callable<Integer> {
     }
 
     private static String read(Path file) throws IOException {
-        return Files.readString(file, StandardCharsets.UTF_8);
+        return file == null ? null : Files.readString(file, StandardCharsets.UTF_8);
     }
 }

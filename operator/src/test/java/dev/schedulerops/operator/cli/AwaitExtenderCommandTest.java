@@ -9,6 +9,8 @@ import com.sun.net.httpserver.HttpsServer;
 import dev.schedulerops.operator.tls.CertificateIssuer;
 import dev.schedulerops.operator.tls.Issued;
 import dev.schedulerops.operator.tls.RotationPolicy;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -17,11 +19,15 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class AwaitExtenderCommandTest {
     private static final Duration PAUSE = Duration.ofMillis(50);
@@ -30,11 +36,15 @@ class AwaitExtenderCommandTest {
     void waitsUntilThePortAnswersAndTakesAnyStatusAsAnAnswer() throws Exception {
         int port = freeLoopbackPort();
         HttpServer[] server = new HttpServer[1];
+        AtomicInteger requests = new AtomicInteger();
+        Set<Integer> connections = ConcurrentHashMap.newKeySet();
         CompletableFuture<Void> later = CompletableFuture.runAsync(
                 () -> {
                     try {
                         server[0] = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
                         server[0].createContext("/readyz", exchange -> {
+                            requests.incrementAndGet();
+                            connections.add(exchange.getRemoteAddress().getPort());
                             exchange.sendResponseHeaders(503, -1);
                             exchange.close();
                         });
@@ -46,10 +56,11 @@ class AwaitExtenderCommandTest {
                 CompletableFuture.delayedExecutor(600, TimeUnit.MILLISECONDS));
         try {
             AwaitExtenderCommand.Outcome outcome = AwaitExtenderCommand.await(
-                    AwaitExtenderCommand.client(null, null, null),
+                    () -> AwaitExtenderCommand.client(null),
                     URI.create("http://127.0.0.1:" + port + "/readyz"),
                     Duration.ofSeconds(10),
-                    PAUSE);
+                    PAUSE,
+                    3);
 
             assertThat(outcome.answered()).isTrue();
             assertThat(outcome.detail()).isEqualTo("HTTP 503");
@@ -68,10 +79,11 @@ class AwaitExtenderCommandTest {
         Instant start = Instant.now();
 
         AwaitExtenderCommand.Outcome outcome = AwaitExtenderCommand.await(
-                AwaitExtenderCommand.client(null, null, null),
+                () -> AwaitExtenderCommand.client(null),
                 URI.create("http://127.0.0.1:" + port + "/readyz"),
                 Duration.ofMillis(700),
-                PAUSE);
+                PAUSE,
+                1);
 
         assertThat(outcome.answered()).isFalse();
         assertThat(outcome.attempts()).isGreaterThan(1);
@@ -114,9 +126,9 @@ class AwaitExtenderCommandTest {
                     .build();
 
             AwaitExtenderCommand.Outcome answered =
-                    AwaitExtenderCommand.await(withCertificate, url, Duration.ofSeconds(10), PAUSE);
+                    AwaitExtenderCommand.await(() -> withCertificate, url, Duration.ofSeconds(10), PAUSE, 1);
             AwaitExtenderCommand.Outcome refused =
-                    AwaitExtenderCommand.await(withoutCertificate, url, Duration.ofMillis(500), PAUSE);
+                    AwaitExtenderCommand.await(() -> withoutCertificate, url, Duration.ofMillis(500), PAUSE, 1);
 
             assertThat(answered.answered()).isTrue();
             assertThat(answered.detail()).isEqualTo("HTTP 200");
@@ -127,6 +139,17 @@ class AwaitExtenderCommandTest {
         } finally {
             server.stop(0);
         }
+    }
+
+    @Test
+    void unreadableTlsFilesStillLetKubeSchedulerStart() {
+        StringWriter out = new StringWriter();
+        int exit = new CommandLine(new AwaitExtenderCommand())
+                .setOut(new PrintWriter(out))
+                .execute("--url=https://localhost:1/readyz", "--ca-file=/nonexistent/ca.crt", "--timeout-seconds=1");
+
+        assertThat(exit).isZero();
+        assertThat(out.toString()).contains("cannot wait for the extender").contains("/nonexistent/ca.crt");
     }
 
     private static int freeLoopbackPort() throws Exception {
