@@ -65,7 +65,7 @@ public final class AwaitExtenderCommand implements Callable<Integer> {
     int timeoutSeconds;
 
     /** What the wait came to: whether the port answered, after how many attempts and how long, and the last error. */
-    public record Outcome(boolean answered, int attempts, Duration waited, String detail) {}
+    record Outcome(boolean answered, int attempts, Duration waited, String detail) {}
 
     @Override
     public Integer call() {
@@ -98,8 +98,7 @@ public final class AwaitExtenderCommand implements Callable<Integer> {
      * client and so a new connection, which kube-proxy sends to any of the extender's pods: one answer shows only that
      * one pod's node admits this pod. Gives up when {@code timeout} has passed.
      */
-    public static Outcome await(
-            Supplier<HttpClient> clients, URI url, Duration timeout, Duration pause, int answersInARow)
+    static Outcome await(Supplier<HttpClient> clients, URI url, Duration timeout, Duration pause, int answersInARow)
             throws InterruptedException {
         Instant start = Instant.now();
         Instant deadline = start.plus(timeout);

@@ -20,8 +20,9 @@ import java.util.Optional;
  * <p>Safe because it acts only on what the node's kubelet reported: the lease is released only while its holder is a
  * scheduler pod whose kube-scheduler container is not running (terminated, or waiting to be restarted), and was last
  * renewed before that container stopped, so no process that could still schedule holds it. A pod that merely
- * disappeared (force-deleted, or a node cut off, whose kubelet can report nothing) is never a reason: then the lease runs out as leader election intends. The update carries the
- * resource version it read, so a lease the standby (or anyone) wrote meanwhile is left alone. Pure; the runtime
+ * disappeared (force-deleted, or a node cut off, whose kubelet can report nothing) is never a reason: then the lease
+ * runs out as leader election intends. The update carries the resource version it read, so a lease the standby (or
+ * anyone) wrote meanwhile is left alone. Pure; the runtime
  * watches the scheduler pods and applies it.
  */
 public final class SchedulerLeaseHandOver {

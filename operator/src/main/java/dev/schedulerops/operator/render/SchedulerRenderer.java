@@ -177,7 +177,7 @@ final class SchedulerRenderer {
                 .withImagePullPolicy("IfNotPresent")
                 .withTerminationMessagePolicy(PodParts.TERMINATION_MESSAGE_POLICY)
                 .withArgs(args)
-                .withResources(AWAIT_EXTENDER_RESOURCES)
+                .withResources(awaitExtenderResources())
                 .withSecurityContext(PodSecurity.container())
                 .addToVolumeMounts(PodParts.tmpMount())
                 .addAllToVolumeMounts(tlsOn ? List.of(tlsMount()) : List.of())
@@ -186,12 +186,17 @@ final class SchedulerRenderer {
 
     static final int AWAIT_EXTENDER_SECONDS = 30;
 
-    /** A JVM that makes a few HTTPS requests: its heap is 40% of the limit (the operator image's flags). */
-    private static final ResourceRequirements AWAIT_EXTENDER_RESOURCES = new ResourceRequirementsBuilder()
-            .addToRequests("cpu", new Quantity("10m"))
-            .addToRequests("memory", new Quantity("128Mi"))
-            .addToLimits("memory", new Quantity("128Mi"))
-            .build();
+    /**
+     * A JVM that makes a few HTTPS requests: its heap is 40% of the limit (the operator image's flags). A new object
+     * each call, as {@code Defaults}' resources: fabric8's models are mutable and every rendered pod gets its own.
+     */
+    private static ResourceRequirements awaitExtenderResources() {
+        return new ResourceRequirementsBuilder()
+                .addToRequests("cpu", new Quantity("10m"))
+                .addToRequests("memory", new Quantity("128Mi"))
+                .addToLimits("memory", new Quantity("128Mi"))
+                .build();
+    }
 
     private static List<String> command(ResolvedProfile.Scheduler s, KubernetesVersion version) {
         List<String> command = new ArrayList<>(List.of(

@@ -230,6 +230,14 @@ public record OperatorConfig(
                 previews(env));
     }
 
+    /**
+     * The operator's own image ({@value #ENV_OPERATOR_IMAGE}): it runs a preview's sandbox steps and every scheduler
+     * pod's init container.
+     */
+    public String operatorImage() {
+        return previews.operatorImage();
+    }
+
     private static PreviewSettings previews(Map<String, String> env) {
         try {
             return new PreviewSettings(

@@ -84,7 +84,7 @@ public final class OperatorRuntime implements AutoCloseable {
                         0,
                         config.workloadNamespace(),
                         config.imagePolicy())
-                .withOperatorImage(config.previews().operatorImage());
+                .withOperatorImage(config.operatorImage());
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ClassLoaderMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);

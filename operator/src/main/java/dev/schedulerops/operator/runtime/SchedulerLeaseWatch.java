@@ -126,10 +126,10 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
      * Keeps handing over for a while after this operator replica began to stop. A drain evicts every pod of a node at
      * about the same time: with the operator on the same node as a profile's leading kube-scheduler (and no other
      * replica on another node), the operator's replacement starts only after that scheduler pod is long gone, so the
-     * hand-over must come from the stopping operator or not at all (in CI the two were evicted 0.7 s apart, and the lease ran
-     * out instead). Another replica may hand over too: the update carries the resource version it read, so one write
-     * wins and the other gets a 409, which is ignored. Blocks for at least {@code min}, then
-     * while a scheduler pod is being stopped, at most {@code max}; then waits for hand-overs under way.
+     * hand-over must come from the stopping operator or not at all (in CI the two were evicted 0.7 s apart, and the
+     * lease ran out instead). Another replica may hand over too: the update carries the resource version it read, so
+     * one write wins and the other gets a 409, which is ignored. Blocks for at least {@code min}, then while a
+     * scheduler pod is being stopped, at most {@code max}; then waits for hand-overs under way.
      */
     public void handOverWhileStopping(Duration min, Duration max) throws InterruptedException {
         if (informer == null) {
