@@ -153,9 +153,15 @@ final class OperatorTests {
      * removed from every other node, real ones included); returns its name.
      */
     static String addTheOnlyLabelledNode(Cluster cluster, String pool, String label, String value) {
+        return addTheOnlyLabelledNode(cluster, pool, label, value, java.util.OptionalInt.empty());
+    }
+
+    /** The same with room for {@code pods} pods on the node instead of e2e/cluster's 110. */
+    static String addTheOnlyLabelledNode(
+            Cluster cluster, String pool, String label, String value, java.util.OptionalInt pods) {
         KubernetesClient client = cluster.client();
-        String node =
-                cluster.addNodes(1, Map.of("schedulerops.dev/e2e-pool", pool)).get(0);
+        String node = cluster.addNodes(1, Map.of("schedulerops.dev/e2e-pool", pool), pods)
+                .get(0);
         client.nodes()
                 .list()
                 .getItems()
@@ -170,8 +176,14 @@ final class OperatorTests {
      * that KWOK node.
      */
     static String installTheProductOnTheRealNode(Cluster cluster, String pool, String label, Duration timeout) {
+        return installTheProductOnTheRealNode(cluster, pool, label, timeout, java.util.OptionalInt.empty());
+    }
+
+    /** The same with room for {@code pods} pods on the KWOK node. */
+    static String installTheProductOnTheRealNode(
+            Cluster cluster, String pool, String label, Duration timeout, java.util.OptionalInt pods) {
         RealNode.ensure();
-        String node = addTheOnlyLabelledNode(cluster, pool, label, "10");
+        String node = addTheOnlyLabelledNode(cluster, pool, label, "10", pods);
         installTheDeployedProduct(cluster, timeout);
         return node;
     }

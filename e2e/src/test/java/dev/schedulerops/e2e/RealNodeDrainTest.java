@@ -83,6 +83,16 @@ class RealNodeDrainTest {
      */
     static final Duration BINDING_BOUND = Duration.ofSeconds(10);
 
+    /**
+     * Room on the KWOK node the pods go to. A pod arrives every 500 ms for as long as the drains take, and e2e/cluster's
+     * usual 110 filled up in CI once the drains took over 55 s: the rest were "Too many pods" and waited for good. The
+     * drains' own limits (kubectl's 180 s a node, then 120 s for both components) allow at most 960 arrivals.
+     */
+    static final int KWOK_NODE_PODS = 1000;
+
+    /** How long after the drains the last pod may still be unbound before the test gives up and says why. */
+    static final Duration UNBOUND_BOUND = Duration.ofMinutes(2);
+
     private final Names names = new Names(PROFILE, WORKLOAD);
     private Cluster cluster;
     private KubernetesClient client;
@@ -102,7 +112,8 @@ class RealNodeDrainTest {
         client = cluster.client();
         followedLogs =
                 cluster.followProductLogs("drainingBothRealNodesInTurnKeepsBothComponentsAvailableAndEveryPodIsBound");
-        kwokNode = OperatorTests.installTheProductOnTheRealNode(cluster, "real-drain", LABEL, ROLLOUT);
+        kwokNode = OperatorTests.installTheProductOnTheRealNode(
+                cluster, "real-drain", LABEL, ROLLOUT, java.util.OptionalInt.of(KWOK_NODE_PODS));
         realNodes = List.of(RealNode.ensure(), RealNode.ensureSecond());
         // Two replicas, as docs/profiles.md advises for drains; the second node's taint keeps other tests' pods off it,
         // so the operator tolerates it here as a profile's pods do.
@@ -222,7 +233,7 @@ class RealNodeDrainTest {
         });
         AtomicBoolean arriving = new AtomicBoolean(true);
         Thread arrivals = new Thread(() -> {
-            for (int i = 0; arriving.get(); i++) {
+            for (int i = 0; arriving.get() && i < KWOK_NODE_PODS; i++) {
                 String name = "pod-" + i;
                 long now = System.nanoTime();
                 try {
@@ -254,9 +265,12 @@ class RealNodeDrainTest {
                     arriving.set(false);
                     arrivals.join();
                 }
-                Await.until(Duration.ofMinutes(2), "every pod is bound", () -> boundAt(pods)
-                        .keySet()
-                        .containsAll(created.keySet()));
+                if (!Await.within(UNBOUND_BOUND, () -> boundAt(pods).keySet().containsAll(created.keySet()))) {
+                    throw new AssertionError("pods not bound " + UNBOUND_BOUND + " after the drains:\n"
+                            + unbound(created.keySet(), boundAt(pods).keySet(), lease, pods, startNanos)
+                            + "timeline (ms since the pods began to arrive):\n"
+                            + timeline(lease, pods, startNanos));
+                }
             } finally {
                 watching.set(false);
                 monitor.join();
@@ -322,6 +336,9 @@ class RealNodeDrainTest {
             softly.assertThat(arrivalErrors)
                     .as("pods that could not be created")
                     .isEmpty();
+            softly.assertThat(created.size())
+                    .as("pods created (the KWOK node holds %d: the drains outlasted the arrivals)", KWOK_NODE_PODS)
+                    .isLessThan(KWOK_NODE_PODS);
             softly.assertThat(minExtender.get())
                     .as("fewest available extender pods")
                     .isGreaterThanOrEqualTo(1);
@@ -620,6 +637,75 @@ class RealNodeDrainTest {
         StringBuilder text = new StringBuilder();
         lines.forEach((ms, what) -> what.forEach(
                 w -> text.append("  +").append(ms).append(" ").append(w).append('\n')));
+        return text.toString();
+    }
+
+    /**
+     * Why pods are not bound, read without the cluster: each unbound pod as the API server has it now (bound there but
+     * not seen bound by the watch, or its PodScheduled condition), its events with their times and reporters, the lease
+     * holder, and when the watch last delivered anything.
+     */
+    private String unbound(
+            java.util.Set<String> created,
+            java.util.Set<String> seenBound,
+            LeaseTimeline lease,
+            PodTimeline pods,
+            long startNanos) {
+        StringBuilder text = new StringBuilder();
+        List<io.fabric8.kubernetes.api.model.Event> events =
+                client.v1().events().inNamespace(namespace).list().getItems();
+        created.stream().filter(name -> !seenBound.contains(name)).sorted().forEach(name -> {
+            Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+            String now = pod == null
+                    ? "gone"
+                    : pod.getSpec().getNodeName() != null
+                            ? "bound to " + pod.getSpec().getNodeName() + " (the watch did not deliver it)"
+                            : pod.getStatus() == null || pod.getStatus().getConditions() == null
+                                    ? "no conditions"
+                                    : pod.getStatus().getConditions().stream()
+                                            .map(c -> c.getType() + "=" + c.getStatus() + " " + c.getReason() + ": "
+                                                    + c.getMessage())
+                                            .toList()
+                                            .toString();
+            text.append("  ").append(name).append(": ").append(now).append('\n');
+            events.stream()
+                    .filter(e -> name.equals(e.getInvolvedObject().getName()))
+                    .forEach(e -> text.append("    ")
+                            .append(
+                                    e.getLastTimestamp() != null
+                                            ? e.getLastTimestamp()
+                                            : e.getEventTime() == null
+                                                    ? null
+                                                    : e.getEventTime().getTime())
+                            .append(" ")
+                            .append(e.getReason())
+                            .append(" by ")
+                            .append(
+                                    e.getReportingInstance() != null
+                                            ? e.getReportingInstance()
+                                            : e.getSource() == null
+                                                    ? null
+                                                    : e.getSource().getComponent())
+                            .append(e.getCount() == null || e.getCount() < 2 ? "" : " x" + e.getCount())
+                            .append(": ")
+                            .append(e.getMessage())
+                            .append('\n'));
+        });
+        var holder = client.leases()
+                .inNamespace(WORKLOAD)
+                .withName(names.schedulerLease())
+                .get();
+        List<PodTimeline.Change> changes = pods.changes();
+        text.append("  lease now: ")
+                .append(holder == null ? null : holder.getSpec())
+                .append("\n  the pod watch's last change at +")
+                .append(
+                        changes.isEmpty()
+                                ? "never"
+                                : TimeUnit.NANOSECONDS.toMillis(
+                                                changes.get(changes.size() - 1).nanos() - startNanos) + " ms, now +"
+                                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos) + " ms")
+                .append('\n');
         return text.toString();
     }
 

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -131,7 +132,7 @@ public final class Cluster implements AutoCloseable {
      */
     public List<String> ensureNodes(int n, Map<String, String> labels) {
         if (readyNodes(labels).size() < n) {
-            runNodesScript(n - readyNodes(labels).size(), labels);
+            runNodesScript(n - readyNodes(labels).size(), labels, OptionalInt.empty());
         }
         // Nodes are briefly tainted not-ready until the node lifecycle controller has seen them Ready.
         Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
@@ -149,7 +150,12 @@ public final class Cluster implements AutoCloseable {
 
     /** {@code n} new Ready KWOK nodes carrying {@code labels}, deleted when the test class ends. */
     public List<String> addNodes(int n, Map<String, String> labels) {
-        List<String> created = runNodesScript(n, labels);
+        return addNodes(n, labels, OptionalInt.empty());
+    }
+
+    /** The same with room for {@code pods} pods each instead of the script's 110. */
+    public List<String> addNodes(int n, Map<String, String> labels, OptionalInt pods) {
+        List<String> created = runNodesScript(n, labels, pods);
         addedNodes.addAll(created);
         return created;
     }
@@ -336,8 +342,9 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    private List<String> runNodesScript(int n, Map<String, String> labels) {
+    private List<String> runNodesScript(int n, Map<String, String> labels, OptionalInt pods) {
         List<String> args = new ArrayList<>(List.of("nodes", Integer.toString(n)));
+        pods.ifPresent(p -> args.add("--pods=" + p));
         labels.forEach((key, value) -> args.add(key + "=" + value));
         return ClusterScript.runOrFail(Duration.ofMinutes(2), args.toArray(String[]::new))
                 .stdoutLines();
