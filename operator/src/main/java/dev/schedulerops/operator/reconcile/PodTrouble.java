@@ -1,5 +1,6 @@
 package dev.schedulerops.operator.reconcile;
 
+import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
@@ -92,6 +93,17 @@ public record PodTrouble(String reason, String pod, String message) {
                                 + " (check the component's nodeSelector, affinity, tolerations and resources)"));
     }
 
+    /**
+     * What a person can do about an OOM kill: raise the component's limit, except for the scheduler pod's init
+     * container, whose limit the operator sets (no profile field reaches it).
+     */
+    private static String oomRemedy(Container container, String resourcesField) {
+        return Names.AWAIT_EXTENDER_CONTAINER.equals(container.getName())
+                ? "the operator sets that limit for its init container (no profile field changes it): report this"
+                        + " to the schedulerops project with the node's kernel and container runtime"
+                : "raise " + resourcesField + ".limits.memory";
+    }
+
     private static Optional<PodTrouble> ofContainer(
             String pod, Container container, ContainerStatus status, String resourcesField) {
         String where = "container " + container.getName() + " of pod " + pod;
@@ -111,8 +123,8 @@ public record PodTrouble(String reason, String pod, String message) {
                     REASON_OOM_KILLED,
                     pod,
                     where + " was OOMKilled: it used more than its memory limit ("
-                            + memoryLimit(container).orElse("none set") + "); raise " + resourcesField
-                            + ".limits.memory"));
+                            + memoryLimit(container).orElse("none set") + "); "
+                            + oomRemedy(container, resourcesField)));
         }
         // A crashing container is waiting in CrashLoopBackOff, or has just exited, or runs again for a moment after
         // a restart: the termination it last had is the same in all three, so the message does not flap.

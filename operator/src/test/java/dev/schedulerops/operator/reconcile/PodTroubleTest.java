@@ -2,6 +2,7 @@ package dev.schedulerops.operator.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.operator.model.Names;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -211,6 +212,39 @@ class PodTroubleTest {
 
         assertThat(trouble.reason()).isEqualTo("OOMKilled");
         assertThat(trouble.message()).contains("64Mi", "spec.extender.resources.limits.memory");
+    }
+
+    @Test
+    void anOomKilledInitContainerIsNotBlamedOnTheProfilesLimit() {
+        Pod pod = pod("p-1", "2026-11-23T10:00:00Z")
+                .editSpec()
+                .addNewInitContainer()
+                .withName(Names.AWAIT_EXTENDER_CONTAINER)
+                .withNewResources()
+                .withLimits(Map.of("memory", new Quantity("128Mi")))
+                .endResources()
+                .endInitContainer()
+                .endSpec()
+                .withNewStatus()
+                .addNewInitContainerStatus()
+                .withName(Names.AWAIT_EXTENDER_CONTAINER)
+                .withRestartCount(2)
+                .withNewLastState()
+                .withNewTerminated()
+                .withExitCode(137)
+                .withReason("OOMKilled")
+                .endTerminated()
+                .endLastState()
+                .endInitContainerStatus()
+                .endStatus()
+                .build();
+
+        PodTrouble trouble = troubleOf(pod).orElseThrow();
+
+        assertThat(trouble.reason()).isEqualTo("OOMKilled");
+        assertThat(trouble.message())
+                .contains("container " + Names.AWAIT_EXTENDER_CONTAINER, "128Mi", "the operator sets that limit")
+                .doesNotContain(FIELD);
     }
 
     @Test
