@@ -65,8 +65,46 @@ public record ExtenderArgs(
         return nameRanges[2 * index + 1] - nameRanges[2 * index];
     }
 
-    /** Appends node {@code index}'s name to {@code reply} as a JSON string, copied from the request. */
+    /**
+     * Appends node {@code index}'s name to {@code reply} as a JSON string, copied from the request as written, except
+     * a name with a lone surrogate escape ({@code "\ud800"}): a value may carry one, but the name may become a key
+     * of the reply's failed nodes, where a strict reader refuses it, so it is written again with U+FFFD in its place
+     * (what Go's decoder in kube-scheduler reads it as).
+     */
     public void appendName(Reply reply, int index) {
-        reply.raw(body, nameRanges[2 * index], nameRanges[2 * index + 1]);
+        int from = nameRanges[2 * index];
+        int to = nameRanges[2 * index + 1];
+        if (mayHoldEscapes(index, from, to)) {
+            String name = nodeName(index);
+            if (hasLoneSurrogate(name)) {
+                reply.string(name);
+                return;
+            }
+        }
+        reply.raw(body, from, to);
+    }
+
+    private boolean mayHoldEscapes(int index, int from, int to) {
+        if (namesOnly()) {
+            return nameHasEscapes(index);
+        }
+        for (int i = from; i < to; i++) {
+            if (body[i] == '\\') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasLoneSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

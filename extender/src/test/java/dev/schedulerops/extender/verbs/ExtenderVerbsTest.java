@@ -51,6 +51,29 @@ class ExtenderVerbsTest {
         assertThat(outcome.reply().toString()).contains("\"b\\u0041\"").contains("\"\\u0063\":");
     }
 
+    /**
+     * A lone surrogate escape is a valid JSON value but a strict reader (Jackson) refuses it in a key, and a rejected
+     * node's name is a key of the reply: DecoderFuzzTest found a filter reply that was not JSON.
+     */
+    @Test
+    void aNameWithALoneSurrogateIsAnsweredWithU_FFFDInItsPlaceInBothModes() throws Exception {
+        cache.put("n1", "5");
+        String namesOnly = "{\"Pod\":{},\"NodeNames\":[\"\\ud800n4\",\"n1\",\"a\\udc00\\u0031\"]}";
+        String fullNodes = "{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"\\ud800n4\"}},"
+                + "{\"metadata\":{\"name\":\"n1\",\"labels\":{\"" + KEY + "\":\"1\"}}}]}}";
+
+        for (boolean onlyOne : new boolean[] {false, true}) {
+            JsonNode names = tree(filter(namesOnly, onlyOne));
+            assertThat(names.get("NodeNames").toString()).isEqualTo("[\"n1\"]");
+            assertThat(names.get("FailedAndUnresolvableNodes").has("\ufffdn4")).isTrue();
+            assertThat(names.get("FailedAndUnresolvableNodes").has("a\ufffd1")).isTrue();
+
+            JsonNode full = tree(filter(fullNodes, onlyOne));
+            assertThat(full.at("/Nodes/items/0/metadata/name").asText()).isEqualTo("n1");
+            assertThat(full.get("FailedAndUnresolvableNodes").has("\ufffdn4")).isTrue();
+        }
+    }
+
     @Test
     void anEmptyLabelValueStillCarriesTheLabel() throws Exception {
         String json = "{\"Pod\":{},\"Nodes\":{\"items\":[{\"metadata\":{\"name\":\"a\",\"labels\":{\"" + KEY
