@@ -12,6 +12,7 @@ import dev.schedulerops.operator.api.Defaults;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.validation.GoDuration;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -54,16 +55,18 @@ class SchedulerHandOverTest {
     static final String PROFILE = "handover";
     static final String LABEL = "handover.example.com/rank";
     static final Duration ROLLOUT = Duration.ofMinutes(3);
-    static final Duration LEASE_DURATION = Duration.parse("PT" + Defaults.LEASE_DURATION.toUpperCase());
-    static final Duration RETRY_PERIOD = Duration.parse("PT" + Defaults.RETRY_PERIOD.toUpperCase());
+    static final Duration LEASE_DURATION = goDuration(Defaults.LEASE_DURATION);
+    static final Duration RETRY_PERIOD = goDuration(Defaults.RETRY_PERIOD);
     static final int PODS = 60;
     /**
-     * The leader renews every retryPeriod (client-go adds up to 20% jitter), so it dies at most about one retryPeriod
-     * after its last renewal; the lease is free leaseDuration after that, a candidate tries every retryPeriod (jittered
-     * too); the time is read from the lease's acquireTime: leaseDuration + 4 retryPeriods, 23 s, leaves a retry period
-     * of room beyond the jitter.
+     * The leader renews every retryPeriod and dies after its last renewal. A candidate reads the lease every
+     * retryPeriod plus up to 1.2 times it of jitter (client-go's JitterFactor), and counts leaseDuration from the moment
+     * it saw the last renewal, up to one such interval after it was written; then it takes the lease at its next read,
+     * up to one more interval later: leaseDuration + 2 x 2.2 retryPeriods, and a second of room for this test's own
+     * watch (the time is read from the lease's acquireTime).
      */
-    static final Duration HAND_OVER_BOUND = LEASE_DURATION.plus(RETRY_PERIOD.multipliedBy(4));
+    static final Duration HAND_OVER_BOUND =
+            LEASE_DURATION.plus(RETRY_PERIOD.multipliedBy(44).dividedBy(10)).plusSeconds(1);
     /** The same for the operator's lease, which is JOSDK's defaults (OperatorRuntime). */
     static final Duration OPERATOR_HAND_OVER_BOUND = LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE.plus(
             LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE.multipliedBy(4));
@@ -332,5 +335,9 @@ class SchedulerHandOverTest {
 
     private static long count(Event event) {
         return event.getCount() == null ? 1 : event.getCount();
+    }
+
+    private static Duration goDuration(String text) {
+        return Duration.ofNanos(GoDuration.parseNanos(text).orElseThrow());
     }
 }

@@ -28,10 +28,12 @@ public final class Defaults {
     /**
      * kube-scheduler's own default is 2s. A standby tries for the lease every retryPeriod, plus up to 1.2 times it of
      * jitter, so after a leader gives its lease back on a drain the profile is without a scheduler for up to 2.2 x
-     * retryPeriod: 4.4 s with 2s, 2.2 s with 1s. The price is the leader renewing once a second instead of every two
-     * (one small Lease write a second per profile).
+     * retryPeriod: 4.4 s with 2s, 1.1 s with 500ms. With 1s (this default until issue 44) the standby's wait alone could
+     * take 2.2 s of the 3 s a drain's hand-over may take. The price is the leader renewing twice a second (two small
+     * Lease writes a second per profile, about what 20 nodes' heartbeats cost) and each standby reading the lease about
+     * once a second; docs/profiles.md says when to raise it.
      */
-    public static final String RETRY_PERIOD = "1s";
+    public static final String RETRY_PERIOD = "500ms";
 
     /** Bounds of the numeric fields: the CRD schema's @Min/@Max and ProfileValidator's range checks. */
     public static final int MIN_WEIGHT = 1;

@@ -54,8 +54,9 @@ public class LeaderElectionSpec {
     private String renewDeadline;
 
     @JsonPropertyDescription("How long candidates wait between tries (and the leader between renewals), a Go duration."
-            + " Defaults to 1s (kube-scheduler's own default is 2s): a standby takes over within about 2.2 x retryPeriod"
-            + " of the leader giving its lease back.")
+            + " Defaults to 500ms (kube-scheduler's own default is 2s): a standby takes over within about 2.2 x"
+            + " retryPeriod of the leader giving its lease back, and the leader renews every retryPeriod (one Lease write"
+            + " each time).")
     @Pattern(Defaults.DURATION_PATTERN)
     private String retryPeriod;
 

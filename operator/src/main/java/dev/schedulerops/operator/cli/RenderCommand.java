@@ -79,6 +79,14 @@ public final class RenderCommand implements Callable<Integer> {
             description = "The default extender image (default: the bundled one of this version).")
     String extenderImage;
 
+    @Option(
+            names = "--operator-image",
+            paramLabel = "IMAGE",
+            description =
+                    "The operator's image, as its setting SCHEDULEROPS_OPERATOR_IMAGE: it runs the scheduler pods'"
+                            + " init container await-extender (default: this version's operator image).")
+    String operatorImage;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
@@ -86,6 +94,9 @@ public final class RenderCommand implements Callable<Integer> {
         ClusterFacts facts = ClusterFacts.forVersion(kubeVersion).withWorkloadNamespace(workloadNamespace);
         if (extenderImage != null) {
             facts = facts.withExtenderImage(extenderImage);
+        }
+        if (operatorImage != null) {
+            facts = facts.withOperatorImage(operatorImage);
         }
         if (apiServer != null) {
             try {

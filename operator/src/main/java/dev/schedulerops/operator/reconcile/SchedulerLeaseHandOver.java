@@ -15,7 +15,8 @@ import java.util.Optional;
  * over at its next retry (every {@code retryPeriod}) instead of after the lease runs out ({@code leaseDuration}, 15 s,
  * and longer on a loaded machine). kube-scheduler releases its lease itself when it stops, but only if that last
  * update reaches the API server: a renewal still in flight at the SIGTERM leaves it with a stale resource version,
- * and its release then fails on the conflict (and a busy API server can time it out).
+ * and its release then fails on the conflict (kubernetes/client-go#1417; RealNodeDrainTest's followed logs show
+ * it), and a busy API server can time it out.
  *
  * <p>Safe because it acts only on what the node's kubelet reported: the lease is released only while its holder is a
  * scheduler pod whose kube-scheduler container is not running (terminated, or waiting to be restarted), and was last

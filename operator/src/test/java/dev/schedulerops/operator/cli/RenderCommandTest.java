@@ -50,6 +50,37 @@ class RenderCommandTest {
     }
 
     @Test
+    void theImagesGivenAreTheExtendersAndTheInitContainers() throws Exception {
+        Run run = run(
+                "render",
+                "-f",
+                "../samples/label-priority.yaml",
+                "--extender-image",
+                "mirror.example.com/schedulerops/extender:1.2.3",
+                "--operator-image",
+                "mirror.example.com/schedulerops/operator:1.2.3");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<JsonNode> deployments = documents(run.out()).stream()
+                .filter(d -> d.path("kind").asText().equals("Deployment"))
+                .toList();
+        JsonNode extender = deployments.stream()
+                .filter(d -> d.at("/metadata/name").asText().endsWith("-extender"))
+                .findFirst()
+                .orElseThrow();
+        JsonNode scheduler = deployments.stream()
+                .filter(d -> d.at("/metadata/name").asText().endsWith("-scheduler"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(extender.at("/spec/template/spec/containers/0/image").asText())
+                .isEqualTo("mirror.example.com/schedulerops/extender:1.2.3");
+        assertThat(scheduler.at("/spec/template/spec/initContainers/0/name").asText())
+                .isEqualTo("await-extender");
+        assertThat(scheduler.at("/spec/template/spec/initContainers/0/image").asText())
+                .isEqualTo("mirror.example.com/schedulerops/operator:1.2.3");
+        assertThat(run.out()).doesNotContain("ghcr.io/");
+    }
+
+    @Test
     void theApiServerGivenIsTheExtendersOnlyEgress() throws Exception {
         Run run = run(
                 "render",
