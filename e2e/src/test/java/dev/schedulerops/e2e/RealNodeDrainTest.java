@@ -308,8 +308,7 @@ class RealNodeDrainTest {
                 + ", at the end " + placement(Labels.COMPONENT_EXTENDER) + " / "
                 + placement(Labels.COMPONENT_SCHEDULER));
         // Always, not only on a failure: where each hand-over's time went (eviction, the container's stop as the
-        // kubelet
-        // reported it, the next holder) is the evidence for HAND_OVER_BOUND.
+        // kubelet reported it, the next holder) is the evidence for HAND_OVER_BOUND.
         say("timeline (ms since the pods began to arrive):\n" + timeline);
 
         List<String> slowPods = created.entrySet().stream()

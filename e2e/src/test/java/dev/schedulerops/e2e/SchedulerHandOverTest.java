@@ -37,7 +37,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The scheduler's leader dies while pods arrive: a profile with 2 kube-scheduler replicas (leader election on its
- * own lease, the default 15 s / 10 s / 2 s) runs as real containers on the real node, and the leader's process is
+ * own lease, the defaults 15s / 10s / 500ms) runs as real containers on the real node, and the leader's process is
  * frozen (SIGSTOP from the host, so it releases nothing and renews nothing) while a pod is created every half second;
  * once the standby holds the lease the frozen process is killed. A plain SIGKILL is not enough to prove the standby
  * takes over: the kubelet restarts the killed container within a second or two, and the restarted process competes
@@ -62,8 +62,10 @@ class SchedulerHandOverTest {
      * The leader renews every retryPeriod and dies after its last renewal. A candidate reads the lease every
      * retryPeriod plus up to 1.2 times it of jitter (client-go's JitterFactor), and counts leaseDuration from the moment
      * it saw the last renewal, up to one such interval after it was written; then it takes the lease at its next read,
-     * up to one more interval later: leaseDuration + 2 x 2.2 retryPeriods, and a second of room for this test's own
-     * watch (the time is read from the lease's acquireTime).
+     * up to one more interval later (each wait starts when the previous try has finished): leaseDuration + 2 x 2.2
+     * retryPeriods from the last renewal. Measured from just before the freeze (renewals may still land while the
+     * process is looked up and stopped) to the standby's acquireTime, with a second of room for that and for each
+     * try's own request.
      */
     static final Duration HAND_OVER_BOUND =
             LEASE_DURATION.plus(RETRY_PERIOD.multipliedBy(44).dividedBy(10)).plusSeconds(1);

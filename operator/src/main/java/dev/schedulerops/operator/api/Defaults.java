@@ -31,7 +31,7 @@ public final class Defaults {
      * retryPeriod: 4.4 s with 2s, 1.1 s with 500ms. With 1s (this default until issue 44) the standby's wait alone could
      * take 2.2 s of the 3 s a drain's hand-over may take. The price is the leader renewing twice a second (two small
      * Lease writes a second per profile, about what 20 nodes' heartbeats cost) and each standby reading the lease about
-     * once a second; docs/profiles.md says when to raise it.
+     * 1.25 times a second; docs/profiles.md says when to raise it.
      */
     public static final String RETRY_PERIOD = "500ms";
 

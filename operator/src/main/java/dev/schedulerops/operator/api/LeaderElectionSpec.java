@@ -15,8 +15,9 @@ import io.fabric8.generator.annotation.ValidationRule;
 // client-go's leader elector refuses renewDeadline <= 1.2 x retryPeriod (its JitterFactor) when kube-scheduler starts.
 // CEL cannot multiply a duration, so 5 x renew >= 6 x retry by additions; >= lets the exact boundary through, where
 // Go's float arithmetic decides, and the Java validator does the same arithmetic. The rule takes an unset retryPeriod
-// as 2s, the default when v1beta1 was released (the released schema's rules may not change); the default is 1s now,
-// so only a renewDeadline of 2.4s or less with retryPeriod unset is refused here where the operator would accept it.
+// as 2s, the default when v1beta1 was released (the released schema's rules may not change); the default is 500ms
+// now, so only a renewDeadline of 2.4s or less with retryPeriod unset is refused here where the operator would accept
+// it.
 @ValidationRule(
         value = LeaderElectionSpec.FIVE_RENEWS + " >= " + LeaderElectionSpec.SIX_RETRIES,
         message =
