@@ -203,7 +203,7 @@ class ControlPlaneUpgradeTest {
             assertThat(serverVersion())
                     .as("the API server now runs the next version")
                     .isEqualTo(to);
-            endpoints.awaitAnAddressSince(back, KUBERNETES_ENDPOINT_BACK);
+            endpoints.awaitAnAddressSince(outage.stopped(), back, KUBERNETES_ENDPOINT_BACK);
             Await.until(
                     ROLLOUT,
                     "every profile's scheduler runs kube-scheduler v" + to + " and is Ready",
@@ -217,6 +217,7 @@ class ControlPlaneUpgradeTest {
                     }));
             rolled = Duration.between(back, Instant.now());
             Await.sleep(5_000);
+            endpoints.assertNoLongerWithoutAnAddressThan(KUBERNETES_ENDPOINT_BACK);
             revived = outage.revived();
             for (String component : upgraded) {
                 assertThat(ControlPlaneFaults.runningBinary(component))
@@ -227,7 +228,8 @@ class ControlPlaneUpgradeTest {
             stream.stop();
             monitoring.set(false);
             monitor.join(30_000);
-            say("the kubernetes Service's ready endpoints (EndpointSlices), sampled every 250 ms: " + endpoints);
+            say("the kubernetes Service's ready endpoints (EndpointSlices), read about every 250 ms between the"
+                    + " rollout checks: " + endpoints);
         }
         List<Pod> pods = stream.stop();
 
