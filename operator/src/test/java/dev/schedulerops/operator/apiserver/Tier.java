@@ -155,6 +155,35 @@ record Tier(
             throw new IllegalStateException("only the shared operator keeps a reconcile log");
         }
         Names names = names(profile);
+        String touch;
+        // The operator may write a Deployment between the read of its generation and the touch (a reconcile still
+        // under way, such as a CA rotation's new bundle hash): then the touch did not land on a settled state, so wait
+        // for the new generation's status and touch again, with a new value (the same one would change nothing).
+        for (int attempt = 1; ; attempt++) {
+            awaitStatusAtGeneration(names);
+            touch = java.util.UUID.randomUUID().toString();
+            long generation = deployment(names.extender()).getMetadata().getGeneration();
+            Deployment touched = client.apps()
+                    .deployments()
+                    .inNamespace(namespace)
+                    .withName(names.extender())
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            "{\"metadata\":{\"labels\":{\"" + ReconcileLog.TOUCH + "\":\"" + touch + "\"}}}");
+            if (touched.getMetadata().getGeneration() == generation) {
+                break;
+            }
+            if (attempt == 5) {
+                throw new IllegalStateException(names.extender() + "'s spec kept changing under the touch");
+            }
+        }
+        String landed = touch;
+        Eventually.until(
+                "a reconcile of " + name(profile) + " that saw touch " + landed + " finished",
+                () -> reconciles.finishedWith(name(profile), landed));
+    }
+
+    private void awaitStatusAtGeneration(Names names) {
         for (String deployment : List.of(names.extender(), names.scheduler())) {
             Eventually.until(
                     deployment + "'s status is written at its generation",
@@ -168,21 +197,6 @@ record Tier(
                     },
                     () -> deployment(deployment));
         }
-        String touch = java.util.UUID.randomUUID().toString();
-        long generation = deployment(names.extender()).getMetadata().getGeneration();
-        Deployment touched = client.apps()
-                .deployments()
-                .inNamespace(namespace)
-                .withName(names.extender())
-                .patch(
-                        PatchContext.of(PatchType.JSON_MERGE),
-                        "{\"metadata\":{\"labels\":{\"" + ReconcileLog.TOUCH + "\":\"" + touch + "\"}}}");
-        if (touched.getMetadata().getGeneration() != generation) {
-            throw new IllegalStateException("the touch changed " + names.extender() + "'s spec");
-        }
-        Eventually.until(
-                "a reconcile of " + name(profile) + " that saw touch " + touch + " finished",
-                () -> reconciles.finishedWith(name(profile), touch));
     }
 
     /** Creates the profile and waits until it is Ready, its two Deployments marked Available. */
