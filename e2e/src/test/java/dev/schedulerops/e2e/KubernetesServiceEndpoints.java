@@ -65,8 +65,8 @@ final class KubernetesServiceEndpoints {
             this.stopped = stopped;
             this.back = back;
         }
-        Duration left = limit.minus(Duration.between(back, Instant.now()));
-        boolean found = hasAnAddress() || Await.within(left.isNegative() ? Duration.ZERO : left, this::hasAnAddress);
+        boolean found = Await.within(limit.minus(Duration.between(back, Instant.now())), () -> !current()
+                .isEmpty());
         sample();
         assertThat(found)
                 .as(
@@ -103,14 +103,6 @@ final class KubernetesServiceEndpoints {
                                 + " seen: %s",
                         this)
                 .isLessThanOrEqualTo(limit);
-    }
-
-    private boolean hasAnAddress() {
-        try {
-            return !current().isEmpty();
-        } catch (RuntimeException e) {
-            return false;
-        }
     }
 
     private List<String> current() {

@@ -12,13 +12,14 @@ public final class Await {
     private Await() {}
 
     /**
-     * Waits until {@code condition} holds. An exception or assertion failure while polling (say, the object does not
-     * exist yet) counts as "not yet" and becomes the cause of the timeout.
+     * Waits until {@code condition} holds, looking at least once (a timeout that is zero or already spent still
+     * asks). An exception or assertion failure while polling (say, the object does not exist yet) counts as "not yet"
+     * and becomes the cause of the timeout.
      */
     public static void until(Duration timeout, String what, BooleanSupplier condition) {
         Instant deadline = Instant.now().plus(timeout);
         Throwable last = null;
-        while (Instant.now().isBefore(deadline)) {
+        while (true) {
             try {
                 if (condition.getAsBoolean()) {
                     return;
@@ -26,6 +27,9 @@ public final class Await {
                 last = null;
             } catch (RuntimeException | AssertionError e) {
                 last = e;
+            }
+            if (!Instant.now().isBefore(deadline)) {
+                break;
             }
             sleep(POLL_MILLIS);
         }
