@@ -52,6 +52,9 @@ final class ExtenderHandler extends Handler.Abstract {
     private final int maxBodyBytes;
     private final BodyBudget budget;
     private final LargeBodies large;
+    /** kube-scheduler has one or two calls in flight at a time. */
+    private final ReplyChunks chunks = new ReplyChunks(4);
+
     private final ReadDeadlines deadlines;
     private final Predicate<Request> onHealthPort;
 
@@ -323,7 +326,7 @@ final class ExtenderHandler extends Handler.Abstract {
             }
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
             response.getHeaders().put(HttpHeader.CONTENT_LENGTH, reply.length());
-            ReplyWriter.write(response, reply, counted(route, status));
+            ReplyWriter.write(response, reply, chunks, counted(route, status));
         }
 
         void text(Route route, int status, String contentType, String body) {

@@ -40,7 +40,7 @@ final class StrictJson {
         }
         while (i < end) {
             byte c = body[i];
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            if (c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t')) {
                 return i;
             }
             i++;

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A pooled reply's array goes back to its pool only once the connection is done with it: after its last write has
  * completed, never while the write is pending, and not after a failed write, when the connection may still hold it.
+ * A long reply of many segments is written in direct chunks, in order, each write after the previous one completed,
+ * and its chunk goes back on the same terms.
  */
 class ReplyWriterTest {
     private final List<Callback> pendingWrites = new ArrayList<>();
@@ -34,6 +36,7 @@ class ReplyWriterTest {
             });
 
     private final ReplyBuffers buffers = new ReplyBuffers(2);
+    private final ReplyChunks chunks = new ReplyChunks(2);
     private final byte[] array = buffers.take(64);
     private final AtomicReference<String> outcome = new AtomicReference<>("pending");
 
@@ -42,6 +45,7 @@ class ReplyWriterTest {
         ReplyWriter.write(
                 response,
                 Reply.pooled(array, 10, buffers),
+                chunks,
                 Callback.from(() -> outcome.set("succeeded"), failure -> outcome.set("failed")));
     }
 
@@ -66,5 +70,61 @@ class ReplyWriterTest {
 
         assertThat(outcome.get()).isEqualTo("failed");
         assertThat(buffers.take(64)).isNotSameAs(array);
+    }
+
+    /** A reply like a full-node filter's: generated JSON between long runs of the request body, referenced. */
+    private static Reply longReplyOfManySegments(byte[] body) {
+        Reply reply = new Reply();
+        reply.ascii("{\"Nodes\":{\"items\":[");
+        for (int from = 0; from < body.length; from += 100_000) {
+            reply.raw(body, from, Math.min(body.length, from + 90_000)).ch(',');
+        }
+        return reply.ascii("]}}");
+    }
+
+    @Test
+    void aLongReplyOfManySegmentsIsWrittenInDirectChunksOneAfterAnother() {
+        byte[] body = new byte[1_000_000];
+        new java.util.Random(7).nextBytes(body);
+        Reply reply = longReplyOfManySegments(body);
+        byte[] expected = reply.toByteArray();
+        assertThat(reply.segments()).hasSizeGreaterThan(10);
+
+        ReplyWriter.write(
+                response, reply, chunks, Callback.from(() -> outcome.set("succeeded"), f -> outcome.set("failed")));
+        java.io.ByteArrayOutputStream sent = new java.io.ByteArrayOutputStream();
+        ByteBuffer firstChunk = written.get(0);
+        for (int write = 0; write < pendingWrites.size(); write++) {
+            ByteBuffer chunk = written.get(write);
+            assertThat(chunk.isDirect()).isTrue();
+            assertThat(chunk).as("the same chunk, refilled").isSameAs(firstChunk);
+            assertThat(chunk.remaining()).isLessThanOrEqualTo(ReplyChunks.CHUNK_BYTES);
+            assertThat(written).as("one write pending at a time").hasSize(write + 1);
+            byte[] bytes = new byte[chunk.remaining()];
+            chunk.get(bytes);
+            sent.writeBytes(bytes);
+            assertThat(outcome.get()).isEqualTo("pending");
+            assertThat(chunks.idle()).as("while a write is pending").isZero();
+            pendingWrites.get(write).succeeded();
+        }
+
+        assertThat(pendingWrites).hasSize((expected.length + ReplyChunks.CHUNK_BYTES - 1) / ReplyChunks.CHUNK_BYTES);
+        assertThat(sent.toByteArray()).isEqualTo(expected);
+        assertThat(outcome.get()).isEqualTo("succeeded");
+        assertThat(chunks.idle()).as("once the reply is written").isOne();
+    }
+
+    @Test
+    void aFailedChunkWriteKeepsItsChunkFromThePool() {
+        ReplyWriter.write(
+                response,
+                longReplyOfManySegments(new byte[1_000_000]),
+                chunks,
+                Callback.from(() -> outcome.set("succeeded"), f -> outcome.set("failed")));
+        pendingWrites.get(0).succeeded();
+        pendingWrites.get(1).failed(new IOException("connection reset"));
+
+        assertThat(outcome.get()).isEqualTo("failed");
+        assertThat(chunks.idle()).isZero();
     }
 }
