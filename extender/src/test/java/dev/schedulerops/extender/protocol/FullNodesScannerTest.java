@@ -48,8 +48,27 @@ class FullNodesScannerTest {
                 + "]},\"NodeNames\":null}";
     }
 
+    /** Every array in one pass. */
+    private static final FullNodesScanner.Halves ONE_PASS = new FullNodesScanner.Halves(Integer.MAX_VALUE, null);
+
+    /** Every array of two nodes or more in two halves, the second on a thread of its own. */
+    private static final FullNodesScanner.Halves TWO_HALVES =
+            new FullNodesScanner.Halves(0, runnable -> new Thread(runnable, "test-second-half").start());
+
+    /**
+     * The fast path's arguments, or null. Read in one pass and in two halves: both must give the same, whether the
+     * second half was begun on its thread or read by the caller, and whether the guess where it starts was right.
+     */
     private static ExtenderArgs scan(byte[] body) {
-        return FullNodesScanner.scan(body, body.length, KEY_UTF8);
+        ExtenderArgs onePass = FullNodesScanner.scan(body, body.length, KEY_UTF8, ONE_PASS);
+        ExtenderArgs halves = FullNodesScanner.scan(body, body.length, KEY_UTF8, TWO_HALVES);
+        if (onePass == null) {
+            assertThat(halves).as("read in two halves").isNull();
+        } else {
+            assertThat(halves).as("read in two halves").isNotNull();
+            assertSameArgs(halves, onePass);
+        }
+        return onePass;
     }
 
     @Test
@@ -225,6 +244,78 @@ class FullNodesScannerTest {
         assertThat(GENERAL.decodeArgs(utf8(request(deep))).nodes()).hasSize(1);
     }
 
+    /** {@code count} nodes as kube-scheduler writes them, {@code odd} (when not null) in place of the one at {@code at}. */
+    private static byte[] kubeSchedulerBody(int count, int at, String odd) {
+        String[] nodes = new String[count];
+        for (int n = 0; n < count; n++) {
+            nodes[n] = n == at && odd != null ? odd : node("node-" + n, "{\"" + KEY + "\":\"" + n % 7 + "\"}");
+        }
+        return utf8(request(nodes));
+    }
+
+    @Test
+    void readsALargeArrayInTwoHalvesAsInOnePass() throws Exception {
+        byte[] body = kubeSchedulerBody(400, -1, null);
+        java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
+        FullNodesScanner.Halves halves = new FullNodesScanner.Halves(1024, runnable -> {
+            started.incrementAndGet();
+            runnable.run(); // the second half is read first, in full
+        });
+
+        ExtenderArgs split = FullNodesScanner.scan(body, body.length, KEY_UTF8, halves);
+
+        assertThat(started).as("second halves begun").hasValue(1);
+        assertThat(split).isNotNull();
+        assertSameArgs(split, GENERAL.decodeArgs(body));
+        assertThat(split.nodes()).hasSize(400);
+        assertThat(split.nodes().get(399).labelValue()).isEqualTo("0");
+    }
+
+    @Test
+    void aSecondHalfNobodyBeganIsReadByTheFirst() throws Exception {
+        byte[] body = kubeSchedulerBody(400, -1, null);
+        List<Runnable> neverRun = new java.util.ArrayList<>();
+
+        ExtenderArgs split =
+                FullNodesScanner.scan(body, body.length, KEY_UTF8, new FullNodesScanner.Halves(1024, neverRun::add));
+
+        assertThat(neverRun).hasSize(1);
+        assertSameArgs(split, GENERAL.decodeArgs(body));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {10, 390})
+    void anOddNodeInEitherHalfLeavesTheBodyToTheGeneralDecoder(int at) {
+        byte[] body = kubeSchedulerBody(400, at, "{\"metadata\":{\"name\":\"n\"},\"x\":01}");
+        FullNodesScanner.Halves halves = new FullNodesScanner.Halves(1024, Runnable::run);
+
+        assertThat(FullNodesScanner.scan(body, body.length, KEY_UTF8, halves)).isNull();
+    }
+
+    @Test
+    void aGuessInsideANodeIsDroppedAndTheFirstHalfReadsOn() throws Exception {
+        // The only place after the middle that opens like a node is inside node 300.
+        String[] nodes = new String[400];
+        for (int n = 0; n < nodes.length; n++) {
+            nodes[n] = "{\"metadata\":{\"name\":\"node-" + n + "\",\"labels\":{\"" + KEY + "\":\"1\"}}"
+                    + (n == 300 ? ",\"x\":[{},{\"metadata\":{\"name\":\"nested\"}}]" : "") + "}";
+        }
+        byte[] body =
+                utf8(request(nodes).replace("},{\"metadata\":{\"name\":\"node-", "} ,{\"metadata\":{\"name\":\"node-"));
+        java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
+        FullNodesScanner.Halves halves = new FullNodesScanner.Halves(1024, runnable -> {
+            started.incrementAndGet();
+            runnable.run();
+        });
+
+        ExtenderArgs split = FullNodesScanner.scan(body, body.length, KEY_UTF8, halves);
+
+        assertThat(started).as("a second half was begun at the guess").hasValue(1);
+        assertThat(split).isNotNull();
+        assertSameArgs(split, GENERAL.decodeArgs(body));
+        assertThat(split.nodes()).hasSize(400);
+    }
+
     @Property(edgeCases = EdgeCasesMode.NONE)
     void agreesWithTheGeneralDecoderOnHostileBodies(@ForAll("hostile") byte[] body) {
         checkAgreement(body);
@@ -272,6 +363,8 @@ class FullNodesScannerTest {
                         "[]",
                         "{}",
                         "[1,\"a\",{\"b\":[null]}]",
+                        // Opens like a node: a wrong guess where the second half starts.
+                        "[{},{\"metadata\":{\"name\":\"nested\"}}]",
                         "{\"k\":{\"l\":[[],{}]}}")
                 .map(json -> new Part(json, true));
         Arbitrary<Part> oddValue = Arbitraries.of(
