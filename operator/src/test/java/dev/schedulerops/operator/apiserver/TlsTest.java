@@ -337,9 +337,13 @@ class TlsTest {
                 .as("the first write after the refusal keeps the serving certificate of the old CA")
                 .isEqualTo(oldServing);
         assertThat(first.get(Names.CLIENT_CA)).contains(newCa.strip());
-        assertThat(data(secret(tier, names.schedulerClientSecret())).get(Names.CA_CERT))
-                .as("and the scheduler's bundle gets the new CA")
-                .contains(newCa.strip());
+        // ProfileTls writes the scheduler's Secret right after the extender's: CI once read it between the two writes.
+        Eventually.until(
+                "and the scheduler's bundle gets the new CA",
+                () -> String.valueOf(data(secret(tier, names.schedulerClientSecret()))
+                                .get(Names.CA_CERT))
+                        .contains(newCa.strip()),
+                () -> data(secret(tier, names.schedulerClientSecret())).get(Names.CA_CERT));
     }
 
     @Test
