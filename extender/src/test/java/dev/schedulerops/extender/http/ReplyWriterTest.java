@@ -23,11 +23,13 @@ import org.junit.jupiter.api.Test;
 class ReplyWriterTest {
     private final List<Callback> pendingWrites = new ArrayList<>();
     private final List<ByteBuffer> written = new ArrayList<>();
+    private final List<Boolean> lasts = new ArrayList<>();
 
     /** A response whose writes complete only when the test completes their callbacks. */
     private final Response response = (Response) Proxy.newProxyInstance(
             Response.class.getClassLoader(), new Class<?>[] {Response.class}, (proxy, method, args) -> {
                 if (method.getName().equals("write") && args.length == 3) {
+                    lasts.add((Boolean) args[0]);
                     written.add((ByteBuffer) args[1]);
                     pendingWrites.add((Callback) args[2]);
                     return null;
@@ -110,6 +112,12 @@ class ReplyWriterTest {
 
         assertThat(pendingWrites).hasSize((expected.length + ReplyChunks.CHUNK_BYTES - 1) / ReplyChunks.CHUNK_BYTES);
         assertThat(sent.toByteArray()).isEqualTo(expected);
+        assertThat(lasts.subList(0, lasts.size() - 1))
+                .as("writes before the last")
+                .doesNotContain(true);
+        assertThat(lasts.get(lasts.size() - 1))
+                .as("the last write ends the response")
+                .isTrue();
         assertThat(outcome.get()).isEqualTo("succeeded");
         assertThat(chunks.idle()).as("once the reply is written").isOne();
     }
