@@ -16,8 +16,8 @@ import org.eclipse.jetty.util.IteratingCallback;
  * nodes) is copied into direct {@link ReplyChunks} and written a chunk at a time, each write started when the previous
  * one has completed. The copy costs nothing extra: the JDK copies every heap buffer it writes to a socket into a
  * direct one first, the whole remainder of the buffer again at each partial write. Written run by run, such a reply
- * took about 400 system calls; in chunks about forty, and about a sixth less CPU per request
- * (bench/README, "Full-node requests").
+ * took a system call per run and more; what chunks saved is measured in
+ * bench/results/20261129-full-node-chunks.full-node.md (bench/README, "Full-node requests").
  */
 final class ReplyWriter extends IteratingCallback {
     static final int GATHER_BYTES = 64 * 1024;
