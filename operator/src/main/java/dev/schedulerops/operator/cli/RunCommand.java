@@ -3,6 +3,7 @@ package dev.schedulerops.operator.cli;
 import dev.schedulerops.operator.runtime.ApiRateLimiter;
 import dev.schedulerops.operator.runtime.OperatorConfig;
 import dev.schedulerops.operator.runtime.OperatorRuntime;
+import dev.schedulerops.operator.runtime.RepeatedStrings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.util.HashMap;
@@ -141,6 +142,7 @@ public final class RunCommand implements Callable<Integer> {
         OperatorConfig config = OperatorConfig.fromEnvironment(flagOverrides());
         ApiRateLimiter rateLimiter = new ApiRateLimiter(config.apiQps(), config.apiBurst());
         KubernetesClient client = new KubernetesClientBuilder()
+                .withKubernetesSerialization(RepeatedStrings.serialization())
                 .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor(ApiRateLimiter.NAME, rateLimiter))
                 .build();
         OperatorRuntime runtime;
