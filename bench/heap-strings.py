@@ -7,7 +7,8 @@ what keeping one copy of each distinct value would save, with the values that re
 
     bench/heap-strings.py heap.hprof [top]      # top: how many values to list (20)
 
-Used by bench/operator-scale (HEAP_DUMP=true) to say where the operator's live heap goes.
+Used by bench/operator-scale (its steady-state snapshot) to say where the operator's live heap goes. A value array
+that several Strings share is counted once; a String whose array is not in the dump is counted apart.
 """
 import collections
 import struct
@@ -106,21 +107,30 @@ def main(path, top):
                     raise SystemExit(f"unknown heap dump record 0x{sub:02x} at {p - 1}")
         pos = body + length
 
-    groups = collections.Counter()
+    groups = collections.Counter()  # value -> Strings with it
+    arrays = collections.defaultdict(set)  # value -> distinct array ids holding it
+    missing = 0
     for value_id in string_values:
-        groups[byte_arrays.get(value_id, b"")] += 1
-    total = sum(n * (STRING_BYTES + array_bytes(len(v))) for v, n in groups.items())
-    saved = sum((n - 1) * (STRING_BYTES + array_bytes(len(v))) for v, n in groups.items())
-    print(f"strings: {len(string_values)}, distinct values: {len(groups)}")
-    print(f"bytes in strings (String + value array): {total / 1e6:.1f} MB")
-    print(f"bytes one copy of each value would save: {saved / 1e6:.1f} MB")
-    print(f"\nmost repeated by bytes (copies, bytes, value):")
-    ranked = sorted(groups.items(), key=lambda e: -(e[1] - 1) * (STRING_BYTES + array_bytes(len(e[0]))))
-    for value, n in ranked[:top]:
+        value = byte_arrays.get(value_id)
+        if value is None:
+            missing += 1
+            continue
+        groups[value] += 1
+        arrays[value].add(value_id)
+
+    def cost(value, strings, distinct_arrays):
+        return strings * STRING_BYTES + distinct_arrays * array_bytes(len(value))
+
+    total = sum(cost(v, n, len(arrays[v])) for v, n in groups.items())
+    saving = {v: cost(v, n, len(arrays[v])) - cost(v, 1, 1) for v, n in groups.items()}
+    print(f"strings: {len(string_values)}, distinct values: {len(groups)}, value arrays not in the dump: {missing}")
+    print(f"bytes in strings (String + value array, a shared array once): {total / 1e6:.1f} MB")
+    print(f"bytes one copy of each value would save: {sum(saving.values()) / 1e6:.1f} MB")
+    print(f"\nmost repeated by what one copy would save (Strings, distinct arrays, kB saved, value):")
+    for value, saved in sorted(saving.items(), key=lambda e: -e[1])[:top]:
         text = value.decode("latin-1")
         shown = text if len(text) <= 60 else text[:57] + "..."
-        print(f"  {n:7d} {n * (STRING_BYTES + array_bytes(len(value))) / 1e3:9.1f} kB  {shown!r}")
-
+        print(f"  {groups[value]:7d} {len(arrays[value]):7d} {saved / 1e3:9.1f}  {shown!r}")
 
 def value_of(data, offset, fields, class_id, names, basic, read_id):
     """The id in String's 'value' field (String's own fields come first in an instance dump)."""

@@ -141,10 +141,7 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         OperatorConfig config = OperatorConfig.fromEnvironment(flagOverrides());
         ApiRateLimiter rateLimiter = new ApiRateLimiter(config.apiQps(), config.apiBurst());
-        KubernetesClient client = new KubernetesClientBuilder()
-                .withKubernetesSerialization(RepeatedStrings.serialization())
-                .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor(ApiRateLimiter.NAME, rateLimiter))
-                .build();
+        KubernetesClient client = client(rateLimiter);
         OperatorRuntime runtime;
         try {
             runtime = OperatorRuntime.start(config, client, rateLimiter);
@@ -164,6 +161,14 @@ public final class RunCommand implements Callable<Integer> {
                         "shutdown"));
         stopped.await();
         return 0;
+    }
+
+    /** The operator's client: its requests rate-limited, its decoded strings shared ({@link RepeatedStrings}). */
+    static KubernetesClient client(ApiRateLimiter rateLimiter) {
+        return new KubernetesClientBuilder()
+                .withKubernetesSerialization(RepeatedStrings.serialization())
+                .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor(ApiRateLimiter.NAME, rateLimiter))
+                .build();
     }
 
     /** Flags override the environment variable of the same setting. */

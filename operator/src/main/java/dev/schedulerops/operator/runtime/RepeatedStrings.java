@@ -11,13 +11,18 @@ import java.io.IOException;
 /**
  * One copy of a string value that the API server sends again and again. The informers cache every object the profiles
  * own, and most of their string values repeat from object to object (label values, images, container and volume
- * names, mount paths, the API server's defaults such as {@code IfNotPresent} or {@code /dev/termination-log}); each
- * decoded value was a string of its own, and strings were the largest part of the operator's live heap.
+ * names, namespaces, owner kinds, the API server's defaults such as {@code IfNotPresent}); each decoded value was a
+ * string of its own, and strings were the largest part of the operator's live heap.
  *
  * <p>A direct-mapped table of the last value seen per slot: a value equal to the slot's is replaced by it; any other
- * takes the slot. Nothing is kept beyond {@link #SLOTS} values, so values seen once (uids, resource versions,
- * timestamps, keys) cost nothing lasting, and a value that repeats only now and then may stay a copy of its own. Races
- * between threads are harmless: a slot holds some complete string, and a lost write costs only a copy.
+ * takes the slot. The table holds at most {@link #SLOTS} values of at most {@link #MAX_LENGTH} characters (a few MB at
+ * the very worst), so a value seen once (a uid, a resource version) is kept only until another value takes its slot,
+ * and a value that repeats only now and then may stay a copy of its own. Races between threads are harmless: a
+ * String's fields are final, so a slot read by another thread holds a whole string or null, and a lost write costs
+ * only a copy.
+ *
+ * <p>What Jackson decodes as a string goes through it: fields, list items, map values and untyped values. Types with
+ * deserializers of their own that read a tree first ({@code Quantity}) do not; their parts stay copies.
  */
 public final class RepeatedStrings {
     /** A power of two. */
@@ -32,8 +37,7 @@ public final class RepeatedStrings {
         if (value == null || value.length() > MAX_LENGTH) {
             return value;
         }
-        int hash = value.hashCode();
-        int slot = (hash ^ (hash >>> 16)) & (SLOTS - 1);
+        int slot = slot(value);
         String seen = slots[slot];
         if (value.equals(seen)) {
             return seen;
@@ -42,8 +46,13 @@ public final class RepeatedStrings {
         return value;
     }
 
+    static int slot(String value) {
+        int hash = value.hashCode();
+        return (hash ^ (hash >>> 16)) & (SLOTS - 1);
+    }
+
     /**
-     * The Kubernetes client's serialization, whose every decoded string value (fields, list items, map values) goes
+     * The Kubernetes client's serialization (fabric8's own modules and settings), with decoded string values going
      * through {@link #share}. Map keys need nothing: Jackson already keeps one copy of each field name.
      */
     public static KubernetesSerialization serialization() {

@@ -2,13 +2,30 @@ package dev.schedulerops.operator.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.operator.runtime.ApiRateLimiter;
 import dev.schedulerops.operator.runtime.OperatorConfig;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 class RunCommandTest {
+
+    @Test
+    void theOperatorsClientSharesRepeatedStrings() {
+        String json = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\","
+                + "\"namespace\":\"schedulerops-system\"}}";
+        // Built without contacting any API server.
+        try (KubernetesClient client = RunCommand.client(new ApiRateLimiter(10, 10))) {
+            ConfigMap first = client.getKubernetesSerialization().unmarshal(json, ConfigMap.class);
+            ConfigMap second = client.getKubernetesSerialization().unmarshal(json, ConfigMap.class);
+
+            assertThat(second.getMetadata().getNamespace())
+                    .isSameAs(first.getMetadata().getNamespace());
+        }
+    }
 
     @Test
     void flagsOverrideTheEnvironmentVariableOfTheSameSetting() {

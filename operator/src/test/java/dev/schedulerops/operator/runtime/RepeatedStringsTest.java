@@ -61,31 +61,51 @@ class RepeatedStringsTest {
     }
 
     @Test
-    void typedObjectsStillRoundTrip() {
+    void everyValueDecodesAsFabric8AloneDecodesIt() {
+        // Strings, numbers where strings are expected, nulls in maps, unknown fields (additionalProperties),
+        // IntOrString,
+        // Quantity, a custom resource's untyped parts.
         String json =
                 """
-                {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","annotations":{"a":"1"}},
-                 "spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"c","image":"i",
-                  "resources":{"requests":{"cpu":"100m","memory":"64Mi"}},
-                  "ports":[{"containerPort":8443,"name":"https"}]}]}}}}
+                {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","annotations":{"a":"1","n":null},
+                  "labels":{"tier":"extender"},"futureField":{"nested":["x",2,null,"x"]}},
+                 "spec":{"replicas":2,"strategy":{"rollingUpdate":{"maxSurge":"25%","maxUnavailable":1}},
+                  "template":{"metadata":{"labels":{"tier":"extender"}},
+                   "spec":{"containers":[{"name":"c","image":"i","args":["--port",8443,"x"],
+                    "env":[{"name":"N","value":"v"}],
+                    "resources":{"requests":{"cpu":"100m","memory":"64Mi"}},
+                    "ports":[{"containerPort":8443,"name":"https"}]}]}}}}
                 """;
+        KubernetesSerialization plain = new KubernetesSerialization();
 
-        Deployment deployment = serialization.unmarshal(json, Deployment.class);
+        Deployment shared = serialization.unmarshal(json, Deployment.class);
+        Deployment alone = plain.unmarshal(json, Deployment.class);
 
-        assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
-        assertThat(deployment
-                        .getSpec()
+        assertThat(shared).isEqualTo(alone);
+        assertThat(serialization.asJson(shared)).isEqualTo(plain.asJson(alone));
+        assertThat(shared.getMetadata().getAdditionalProperties()).containsKey("futureField");
+        assertThat(shared.getSpec()
                         .getTemplate()
                         .getSpec()
                         .getContainers()
                         .get(0)
-                        .getResources()
-                        .getRequests()
-                        .get("cpu")
-                        .toString())
-                .isEqualTo("100m");
-        assertThat(serialization.convertValue(deployment, java.util.Map.class))
-                .isEqualTo(serialization.unmarshal(json, java.util.Map.class));
+                        .getArgs())
+                .containsExactly("--port", "8443", "x");
+        assertThat(shared.getMetadata().getAnnotations()).containsEntry("n", null);
+        assertThat(shared.getSpec()
+                        .getStrategy()
+                        .getRollingUpdate()
+                        .getMaxUnavailable()
+                        .getIntVal())
+                .isEqualTo(1);
+        assertThat(shared.getSpec()
+                        .getStrategy()
+                        .getRollingUpdate()
+                        .getMaxSurge()
+                        .getStrVal())
+                .isEqualTo("25%");
+        assertThat(serialization.unmarshal(json, java.util.Map.class))
+                .isEqualTo(plain.unmarshal(json, java.util.Map.class));
     }
 
     @Test
@@ -97,5 +117,22 @@ class RepeatedStringsTest {
         assertThat(strings.share(one)).isSameAs(one);
         assertThat(strings.share(two)).isSameAs(one);
         assertThat(strings.share(null)).isNull();
+
+        // Another value of the same slot takes it: "value" is a copy of its own again after that.
+        String other = sameSlotAs("value");
+        assertThat(strings.share(other)).isSameAs(other);
+        String three = new String("value");
+        assertThat(strings.share(three)).isSameAs(three);
+    }
+
+    /** A different string whose slot is that of {@code value}. */
+    private static String sameSlotAs(String value) {
+        int slot = RepeatedStrings.slot(value);
+        for (int i = 0; ; i++) {
+            String candidate = "v" + i;
+            if (RepeatedStrings.slot(candidate) == slot && !candidate.equals(value)) {
+                return candidate;
+            }
+        }
     }
 }
