@@ -1,7 +1,16 @@
-# Sourced by bench/run, bench/wrk-check, bench/vs-go, bench/ab and bench/http-cpu (not run on its own): the build and the
+# Sourced by bench/run, bench/wrk-check, bench/vs-go, bench/ab, bench/http-cpu, bench/full-node, bench/operator-scale and
+# bench/scheduling-throughput (not run on its own): the build and the
 # handling they share. Expects $root, the repository root.
 
 bench_jar="$root/bench/target/schedulerops-bench.jar"
+
+# The commit a results file was measured on: HEAD, and " plus uncommitted changes under PATH..." when any of the paths
+# has changed or untracked files (a new class is a change too).
+commit_line() {
+  local dirty
+  dirty=$(git -C "$root" status --porcelain -- "$@")
+  printf '%s%s' "$(git -C "$root" rev-parse HEAD)" "${dirty:+ plus uncommitted changes under $*}"
+}
 
 # Builds the bench jar (which shades the extender) from this checkout. One build: a failure stops the script.
 build_bench_jar() {
