@@ -81,7 +81,9 @@ class RealNodeDrainTest {
     /**
      * Room on the KWOK node the pods go to. A pod arrives every 500 ms for as long as the drains take, and e2e/cluster's
      * usual 110 filled up in CI once the drains took over 55 s: the rest were "Too many pods" and waited for good. The
-     * drains' own limits (kubectl's 180 s a node, then 120 s for both components) allow at most 960 arrivals.
+     * drains' own limits (kubectl's 180 s a node, then 120 s for both components) allow at most 960 arrivals. The node
+     * has CPU for them too (e2e/cluster's --pods): with its usual 4 CPUs, 400 of these 10m pods filled it once drains
+     * took over 200 s in CI, and the rest were "Insufficient cpu".
      */
     static final int KWOK_NODE_PODS = 1000;
 
@@ -249,6 +251,7 @@ class RealNodeDrainTest {
         String timeline;
         // When each pod was bound, as a watch opened before the first pod saw it (the pod's own event, not a poll).
         Map<String, Long> bound = new java.util.HashMap<>();
+        Map<String, Integer> restarted = new java.util.TreeMap<>();
         try (LeaseTimeline lease = new LeaseTimeline(client, WORKLOAD, names.schedulerLease());
                 PodTimeline pods = PodTimeline.start(client)) {
             monitor.start();
@@ -273,6 +276,7 @@ class RealNodeDrainTest {
             bound.putAll(boundAt(pods));
             handOvers.putAll(handOvers(lease, pods));
             timeline = timeline(lease, pods, startNanos);
+            restarted.putAll(restarted(pods));
         }
 
         ApiServerMetrics.Bindings bindings = ApiServerMetrics.Bindings.of(
@@ -383,6 +387,11 @@ class RealNodeDrainTest {
             // init container until the extender answered its own address: before that, its first calls came before
             // the NetworkPolicy enforcer had admitted the new address and were refused ("connection refused").
             softly.assertThat(failedScheduling).as("failed scheduling attempts").isEmpty();
+            // A replacement starts on a node that is busy with the evicted pods' replacements: slow, but a probe that
+            // gives up on it restarts it and the drain waits for the start all over again.
+            softly.assertThat(restarted)
+                    .as("containers of the operator and the profile's pods restarted during the drains%s", why)
+                    .isEmpty();
         });
         OperatorTests.awaitCurrent(client, PROFILE, Duration.ofSeconds(60));
     }
@@ -595,6 +604,33 @@ class RealNodeDrainTest {
         return found;
     }
 
+    /** The operator's and the profile's pods whose containers restarted while recorded, with their most restarts. */
+    private Map<String, Integer> restarted(PodTimeline pods) {
+        Map<String, Integer> restarts = new java.util.TreeMap<>();
+        for (PodTimeline.Change change : pods.changes()) {
+            Pod pod = change.pod();
+            if (componentOrOperator(pod) && restarts(pod) > 0) {
+                restarts.merge(change.name(), restarts(pod), Math::max);
+            }
+        }
+        return restarts;
+    }
+
+    private boolean componentOrOperator(Pod pod) {
+        return WORKLOAD.equals(pod.getMetadata().getNamespace())
+                && (pod.getMetadata().getName().startsWith(OPERATOR_POD_PREFIX)
+                        || (pod.getMetadata().getLabels() != null
+                                && PROFILE.equals(pod.getMetadata().getLabels().get(Labels.PROFILE))));
+    }
+
+    private static int restarts(Pod pod) {
+        return pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null
+                ? 0
+                : pod.getStatus().getContainerStatuses().stream()
+                        .mapToInt(c -> c.getRestartCount() == null ? 0 : c.getRestartCount())
+                        .sum();
+    }
+
     /**
      * What happened to the components and the lease, in order, in ms since {@code startNanos}: each component pod's
      * first sight, Ready, eviction (deletion timestamp), container restarts and removal, and each lease holder.
@@ -609,19 +645,9 @@ class RealNodeDrainTest {
         for (PodTimeline.Change change : pods.changes()) {
             Pod pod = change.pod();
             // The operator's own pods too: its hand-over cannot come while it is evicted by the same drain.
-            boolean operator = pod.getMetadata().getName().startsWith(OPERATOR_POD_PREFIX);
-            if (!WORKLOAD.equals(pod.getMetadata().getNamespace())
-                    || !(operator
-                            || (pod.getMetadata().getLabels() != null
-                                    && PROFILE.equals(
-                                            pod.getMetadata().getLabels().get(Labels.PROFILE))))) {
+            if (!componentOrOperator(pod)) {
                 continue;
             }
-            int restarts = pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null
-                    ? 0
-                    : pod.getStatus().getContainerStatuses().stream()
-                            .mapToInt(c -> c.getRestartCount() == null ? 0 : c.getRestartCount())
-                            .sum();
             String state = (change.action() == io.fabric8.kubernetes.client.Watcher.Action.DELETED
                             ? "removed"
                             : pod.getMetadata().getDeletionTimestamp() != null
@@ -630,7 +656,7 @@ class RealNodeDrainTest {
                                             ? "evicted, kube-scheduler stopped"
                                             : "evicted"
                                     : change.ready() ? "Ready" : change.bound() ? "not ready" : "pending")
-                    + " on " + pod.getSpec().getNodeName() + ", restarts " + restarts;
+                    + " on " + pod.getSpec().getNodeName() + ", restarts " + restarts(pod);
             if (!state.equals(last.put(change.name(), state))) {
                 at.accept(change.nanos(), change.name() + ": " + state);
             }

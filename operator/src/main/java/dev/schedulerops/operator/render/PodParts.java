@@ -22,6 +22,9 @@ import java.util.Map;
 final class PodParts {
     private static final String TMP = "tmp";
 
+    /** Startup probe tries, one every 2 s. */
+    static final int STARTUP_TRIES = 90;
+
     private PodParts() {}
 
     /** An HTTP(S) GET probe every 10 s that gives up after {@code failureThreshold} failures. */
@@ -38,9 +41,14 @@ final class PodParts {
                 .build();
     }
 
-    /** Allows a minute to start (30 tries every 2 s) before liveness takes over. */
+    /**
+     * Allows three minutes to start (90 tries every 2 s) before liveness takes over. A JVM's start costs a few seconds
+     * of CPU, and on a busy node a pod gets little more than its CPU request (100m by default): there the extender
+     * has taken over a minute to answer /healthz. A shorter window kills a pod that is only starting slowly, and the
+     * restart costs the same CPU again; a pod that answers sooner is probed live at once.
+     */
     static Probe startupProbe(String scheme, IntOrString port, String path) {
-        return new ProbeBuilder(probe(scheme, port, path, 30))
+        return new ProbeBuilder(probe(scheme, port, path, STARTUP_TRIES))
                 .withPeriodSeconds(2)
                 .build();
     }

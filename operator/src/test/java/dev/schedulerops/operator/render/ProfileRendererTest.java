@@ -55,6 +55,26 @@ class ProfileRendererTest {
         assertThat(scheduler.getReadinessProbe().getHttpGet().getPath()).isEqualTo(readiness);
     }
 
+    /**
+     * Both components get three minutes to start: on a busy node a JVM that gets only its CPU request took over a
+     * minute to answer /healthz, and a startup probe that gives up sooner restarts a pod that was only slow.
+     */
+    @Test
+    void bothComponentsHaveThreeMinutesToStartAndAreProbedOftenMeanwhile() {
+        DesiredState state = render("labelKey: k");
+        for (var deployment : List.of(state.extenderDeployment(), state.schedulerDeployment())) {
+            var probe = podSpec(deployment).getContainers().get(0).getStartupProbe();
+            assertThat(probe.getPeriodSeconds() * probe.getFailureThreshold())
+                    .as("%s: seconds allowed to start", deployment.getMetadata().getName())
+                    .isGreaterThanOrEqualTo(180);
+            assertThat(probe.getPeriodSeconds())
+                    .as(
+                            "%s: seconds between startup probes",
+                            deployment.getMetadata().getName())
+                    .isLessThanOrEqualTo(2);
+        }
+    }
+
     /** A profile may pin its scheduler image: the probes follow the image's version, not the cluster's. */
     @Test
     void aPinnedSchedulerImageIsProbedOnThePathsOfItsOwnVersion() {
