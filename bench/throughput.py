@@ -400,7 +400,8 @@ def cmd_report(path, goal_nodes=None, goal=0.85):
                   + f" | {1000 * ours_cpu(r) / r['bound']:.1f} | {r['bind_seconds']:.1f} | {r['loadavg']} |")
         for r in (r for r in rs if r["mode"].startswith("idle")):
             print("\nIdle, 30 s with no pods right after the nodes were Ready: CPU s "
-                  + ", ".join(f"{k} {v}" for k, v in r["cpu_s"].items() if k not in ("scheduler", "extender", "creator"))
+                  + ", ".join(f"{k} {v}" for k, v in r["cpu_s"].items()
+                              if k not in ("scheduler", "extender", "extender_jit", "creator"))
                   + f" (load average {r['loadavg']}).")
     n = int(goal_nodes) if goal_nodes else max(medians)
     m = medians.get(n, {})
