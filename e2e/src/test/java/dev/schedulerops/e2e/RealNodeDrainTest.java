@@ -73,6 +73,13 @@ class RealNodeDrainTest {
      */
     static final Duration HAND_OVER_BOUND = Duration.ofSeconds(3);
     /**
+     * The same when kube-scheduler's own release failed (its last renewal raced with it: "Failed to release lock: ...
+     * the object has been modified", client-go#1417) and an operator replica gave the lease back. That replica waits
+     * for the kubelet to report the container stopped, which the kubelet notices at its next relist (every 1 s) and
+     * reports after; in one CI run it came 1.8 s after kube-scheduler had exited, and the hand-over took 3.6 s.
+     */
+    static final Duration OPERATOR_HAND_OVER_BOUND = Duration.ofSeconds(5);
+    /**
      * The longest a pod may wait for its binding while the nodes are drained: the hand-over's bound, the standby's
      * first scheduling cycle after it takes the lease, and the binding through the extender on a loaded machine.
      */
@@ -326,13 +333,20 @@ class RealNodeDrainTest {
         // Every check is made and reported together, with the timeline: a failure on a machine far away must say why.
         String why = "; slow pods " + slowPods + "; timeline (ms since the pods began to arrive):\n" + timeline;
         // Each hand-over against its bound: the operator's releases name the scheduler pod they were for.
+        java.util.function.Predicate<String> givenBackByTheOperator =
+                pod -> operatorReleases.stream().anyMatch(r -> r.contains("scheduler pod " + pod + ","));
         List<String> slowHandOvers = handOvers.entrySet().stream()
-                .filter(h -> h.getValue().compareTo(HAND_OVER_BOUND) > 0)
+                .filter(h -> h.getValue()
+                                .compareTo(
+                                        givenBackByTheOperator.test(h.getKey())
+                                                ? OPERATOR_HAND_OVER_BOUND
+                                                : HAND_OVER_BOUND)
+                        > 0)
                 .map(h -> h.getKey() + " " + h.getValue().toMillis() + " ms ("
-                        + (operatorReleases.stream().anyMatch(r -> r.contains("scheduler pod " + h.getKey() + ","))
-                                ? "given back by an operator replica"
-                                : "not given back by an operator replica")
-                        + ")")
+                        + (givenBackByTheOperator.test(h.getKey())
+                                ? "given back by an operator replica, bound " + OPERATOR_HAND_OVER_BOUND.toMillis()
+                                : "not given back by an operator replica, bound " + HAND_OVER_BOUND.toMillis())
+                        + " ms)")
                 .toList();
         SoftAssertions.assertSoftly(softly -> {
             softly.assertThat(arrivalErrors)
@@ -377,9 +391,9 @@ class RealNodeDrainTest {
                     .isNotEmpty();
             softly.assertThat(slowHandOvers)
                     .as(
-                            "hand-overs (from the leader's eviction to another scheduler holding the lease) over %s ms;"
-                                    + " all: %s%s",
-                            HAND_OVER_BOUND.toMillis(), handOvers, why)
+                            "hand-overs (from the leader's eviction to another scheduler holding the lease) over their"
+                                    + " bound; all: %s%s",
+                            handOvers, why)
                     .isEmpty();
             // A stopping extender keeps answering until every kube-proxy has dropped it (its --shutdown-delay):
             // without that, a scheduling attempt in the moment between SIGTERM and the endpoint's removal got a 503.
