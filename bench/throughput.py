@@ -435,7 +435,7 @@ def print_bound_goal(m, base, n, share=0.95):
     ratio = x["pods_per_s"] / base["pods_per_s"]
     verdict = "**met**" if ratio >= share * bound else "**not met**"
     jit = x.get("extender_jit_cpu_ms")
-    jit_note = "" if jit is None else f" ({jit:.2f} ms of it in its JIT compiler threads: still compiling)"
+    jit_note = "" if jit is None else f" ({jit:.2f} ms of it in its JIT compiler threads)"
     print(f"- CPU per pod (medians): plugins-only {base['cpu_ms']:.1f} ms; {mode} {x['cpu_ms']:.1f} ms, of which the "
           f"extender's {x['extender_cpu_ms']:.2f} ms{jit_note}; without it {without:.1f} ms (median of the runs)")
     print(f"- the bound: {base['cpu_ms']:.1f} / {without:.1f} = {bound:.3f}× plugins-only's pods/s; "
