@@ -16,7 +16,8 @@ import java.util.List;
  * operator's heap: about a third of it with 200 profiles), and of a Node not its status (images, conditions, volumes:
  * the operator reads only node labels, and nodes are the most numerous objects it watches), and of a Pod's spec only
  * its node and its containers' names, images and resources (what {@link PodTrouble} reads; volumes, environment, probes and
- * security contexts were most of a pod's share of the heap).
+ * security contexts were most of a pod's share of the heap). In what it keeps, every empty map or list is the one shared
+ * empty map or list ({@link SharedEmptyCollections}).
  *
  * <p>The object is trimmed as it is stored, before the informer hands it to event handlers, so every reader sees the
  * same trimmed object.
@@ -35,6 +36,7 @@ final class LeanItemStore<R extends HasMetadata> extends BasicItemStore<R> {
         if (object instanceof Pod pod && pod.getSpec() != null) {
             pod.setSpec(lean(pod.getSpec()));
         }
+        SharedEmptyCollections.share(object);
         return super.put(key, object);
     }
 

@@ -1,12 +1,18 @@
 package dev.schedulerops.operator.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.Collections;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -112,5 +118,69 @@ class LeanItemStoreTest {
         });
         assertThat(stored.getStatus().getContainerStatuses().get(0).getRestartCount())
                 .isEqualTo(3);
+    }
+
+    @Test
+    void sharesOneEmptyMapAndListForEveryEmptyOneAndKeepsTheObjectEqual() {
+        String json =
+                """
+                {"apiVersion": "apps/v1", "kind": "Deployment",
+                 "metadata": {"name": "d", "namespace": "ns", "labels": {"app": "x"}},
+                 "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "x"}},
+                  "template": {"metadata": {"labels": {"app": "x"}},
+                   "spec": {"containers": [{"name": "c", "image": "i:1",
+                     "resources": {"limits": {"memory": "512Mi"}},
+                     "readinessProbe": {"httpGet": {"path": "/readyz", "port": 8080}},
+                     "futureField": {"kept": true}}]}}}}
+                """;
+        Deployment original = Serialization.unmarshal(json, Deployment.class);
+        original.getMetadata().setManagedFields(null);
+        Deployment cached = Serialization.unmarshal(json, Deployment.class);
+        LeanItemStore<Deployment> store = new LeanItemStore<>();
+
+        store.put(store.getKey(cached), cached);
+
+        Deployment stored = store.get("ns/d");
+        assertThat(stored).isEqualTo(original);
+        assertThat(Serialization.asJson(stored)).isEqualTo(Serialization.asJson(original));
+        Container container =
+                stored.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(container.getAdditionalProperties()).containsEntry("futureField", Map.of("kept", true));
+        Map<String, Object> shared = stored.getAdditionalProperties();
+        assertThat(shared).isEmpty();
+        assertThat(stored.getMetadata().getAdditionalProperties()).isSameAs(shared);
+        assertThat(container.getReadinessProbe().getHttpGet().getAdditionalProperties())
+                .isSameAs(shared);
+        assertThat(container.getResources().getLimits().get("memory").getAdditionalProperties())
+                .isSameAs(shared);
+        assertThat(stored.getMetadata().getAnnotations()).isSameAs(Collections.emptyMap());
+        assertThat(stored.getMetadata().getAnnotations().get(null)).isNull();
+        assertThat(container.getEnv()).isSameAs(Collections.emptyList());
+        assertThat(container.getEnv().contains(null)).isFalse();
+        assertThat(stored.getMetadata().getLabels()).isEqualTo(Map.of("app", "x"));
+        assertThatThrownBy(() -> stored.getSpec().setAdditionalProperty("x", 1))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> container.getEnv().add(null)).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void aSecondPassReplacesNothing() {
+        Deployment deployment = new DeploymentBuilder()
+                .withNewMetadata()
+                .withName("d")
+                .endMetadata()
+                .withNewSpec()
+                .withNewTemplate()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
+
+        assertThat(SharedEmptyCollections.share(deployment)).isPositive();
+        assertThat(SharedEmptyCollections.share(deployment)).isZero();
     }
 }
