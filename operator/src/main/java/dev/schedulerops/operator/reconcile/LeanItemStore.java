@@ -19,11 +19,15 @@ import java.util.List;
  * security contexts were most of a pod's share of the heap). In what it keeps, every empty map or list is the one shared
  * empty map or list ({@link SharedEmptyCollections}).
  *
+ * <p>Every informer of the operator stores through it: the owned kinds', the SchedulerProfiles' (whose server-side apply
+ * bookkeeping from kubectl, GitOps tools and the operator's status writes was 3 entries a profile) and the scheduler
+ * pods' of the lease hand-over.
+ *
  * <p>The object is trimmed as it is stored, before the informer hands it to event handlers, so every reader sees the
  * same trimmed object.
  */
-final class LeanItemStore<R extends HasMetadata> extends BasicItemStore<R> {
-    LeanItemStore() {
+public final class LeanItemStore<R extends HasMetadata> extends BasicItemStore<R> {
+    public LeanItemStore() {
         super(Cache::metaNamespaceKeyFunc);
     }
 

@@ -1,6 +1,7 @@
 package dev.schedulerops.operator.runtime;
 
 import dev.schedulerops.operator.model.ClusterFacts;
+import dev.schedulerops.operator.reconcile.LeanItemStore;
 import dev.schedulerops.operator.reconcile.OwnedKind;
 import dev.schedulerops.operator.reconcile.PreviewReconciler;
 import dev.schedulerops.operator.reconcile.ProfileEvents;
@@ -164,6 +165,7 @@ public final class OperatorRuntime implements AutoCloseable {
             }
         });
         operator.register(reconciler, overrider -> {
+            overrider.withItemStore(new LeanItemStore<>());
             if (!config.profileSelector().isEmpty()) {
                 overrider.withLabelSelector(config.profileSelector());
             }

@@ -2,6 +2,7 @@ package dev.schedulerops.operator.runtime;
 
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.reconcile.LeanItemStore;
 import dev.schedulerops.operator.reconcile.ProfileEvents;
 import dev.schedulerops.operator.reconcile.SchedulerLeaseHandOver;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -57,24 +58,25 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
                 .inNamespace(namespace)
                 .withLabel(Labels.COMPONENT, Labels.COMPONENT_SCHEDULER)
                 .withLabel(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE)
-                .inform(
-                        new ResourceEventHandler<>() {
-                            @Override
-                            public void onAdd(Pod pod) {
-                                consider(pod);
-                            }
+                .runnableInformer(0)
+                .itemStore(new LeanItemStore<>())
+                .addEventHandler(new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(Pod pod) {
+                        consider(pod);
+                    }
 
-                            @Override
-                            public void onUpdate(Pod oldPod, Pod newPod) {
-                                consider(newPod);
-                            }
+                    @Override
+                    public void onUpdate(Pod oldPod, Pod newPod) {
+                        consider(newPod);
+                    }
 
-                            @Override
-                            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
-                                // A pod that is gone says nothing the kubelet confirmed: the lease runs out instead.
-                            }
-                        },
-                        0);
+                    @Override
+                    public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+                        // A pod that is gone says nothing the kubelet confirmed: the lease runs out instead.
+                    }
+                })
+                .run();
     }
 
     private void consider(Pod pod) {
