@@ -283,11 +283,16 @@ def cmd_placement(nodes_tsv, pods_txt):
                       "mean_value": round(sum(values) / len(values), 1) if values else None}))
 
 
-def cmd_record(nodes, mode, extender, load, note, audit, share, placement, cpu, creator):
-    """One run's JSON line from the JSON of the other commands."""
+def cmd_record(nodes, mode, extender, load, note, audit, share, placement, cpu, creator, warmup="", warmup_jit=""):
+    """One run's JSON line from the JSON of the other commands; warmup: the warm-up's pods, warmup_jit: the share of
+    the extender's CPU its JIT compiler threads used in the last warm-up round (%)."""
     run = {"nodes": int(nodes), "mode": mode, "extender": extender, "loadavg": load}
     if note:
         run["note"] = note
+    if warmup:
+        run["warmup_pods"] = int(warmup)
+    if warmup_jit:
+        run["warmup_last_round_jit_pct"] = float(warmup_jit)
     run.update(json.loads(audit))
     run.update(json.loads(share))
     cpu_s = json.loads(cpu)
@@ -391,7 +396,10 @@ def cmd_report(path, goal_nodes=None, goal=0.85):
             cpu["other"] = cpu.get("kcm", 0) + cpu.get("default_scheduler", 0) + cpu.get("creator", 0)
             share = f"{r['extender_pct_of_cycle']}%" if r.get("extender_calls") else "-"
             per_call = ", ".join(f"{k} {v}" for k, v in r.get("extender_ms_per_call", {}).items()) or "-"
-            print(f"| {r['mode']} | {r['pods_per_s']} | {r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {r['creates_per_s']} "
+            warm = (f" (warm-up {r['warmup_pods']} pods" + (f", last round's JIT {r['warmup_last_round_jit_pct']} %"
+                                                              if "warmup_last_round_jit_pct" in r else "") + ")"
+                    if "warmup_pods" in r else "")
+            print(f"| {r['mode']}{warm} | {r['pods_per_s']} | {r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {r['creates_per_s']} "
                   f"| {r.get('apiserver_binding_p50_ms', '-')} / {r.get('apiserver_binding_p99_ms', '-')} "
                   f"| {r.get('cycle_ms_per_pod', '-')} | {share} | {per_call} | "
                   + " | ".join(f"{cpu.get(c, 0):.1f}" + (f" ({r['extender_jit_cpu_s']:.1f} JIT)"
