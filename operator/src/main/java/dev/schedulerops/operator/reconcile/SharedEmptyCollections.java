@@ -42,16 +42,11 @@ final class SharedEmptyCollections {
         if (value == null) {
             return 0;
         }
-        if (value instanceof Collection<?> items) {
+        Collection<?> items =
+                value instanceof Map<?, ?> map ? map.values() : value instanceof Collection<?> c ? c : null;
+        if (items != null) {
             int replaced = 0;
             for (Object item : items) {
-                replaced += visit(item, seen);
-            }
-            return replaced;
-        }
-        if (value instanceof Map<?, ?> map) {
-            int replaced = 0;
-            for (Object item : map.values()) {
                 replaced += visit(item, seen);
             }
             return replaced;
