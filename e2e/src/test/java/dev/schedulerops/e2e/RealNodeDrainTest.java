@@ -65,16 +65,18 @@ class RealNodeDrainTest {
     static final int OPERATOR_REPLICAS = 2;
     /**
      * From the eviction of the scheduler that holds the lease to another holding it, whoever gave it back: the evicted
-     * kube-scheduler releases it on SIGTERM (bench/scheduler-lease-release), or an operator replica does once the kubelet
-     * reports the container stopped (the replica on the other node, when the drain evicts the leading operator with the
-     * leading scheduler); the standby takes it at its next try (retryPeriod 500ms plus up to 1.2 times it of jitter, so
+     * kube-scheduler releases it on SIGTERM (bench/scheduler-lease-release), or, when that fails, its pod's
+     * release-lease sidecar does as soon as kube-scheduler has exited (the kubelet stops it after the main container);
+     * the standby takes it at its next try (retryPeriod 500ms plus up to 1.2 times it of jitter, so
      * at most 1.1 s). Asserted. With one operator replica, a drain that evicts it while its replacement is still starting
      * leaves the lease to run out (up to about two lease durations): docs/profiles.md says so.
      */
     static final Duration HAND_OVER_BOUND = Duration.ofSeconds(3);
     /**
      * The same when kube-scheduler's own release failed (its last renewal raced with it: "Failed to release lock: ...
-     * the object has been modified", client-go#1417) and an operator replica gave the lease back. That replica waits
+     * the object has been modified", client-go#1417) and an operator replica gave the lease back before the sidecar
+     * (or instead of one that was not running yet: the replica on the other node, when the drain evicts the leading
+     * operator with the leading scheduler). That replica waits
      * for the kubelet to report the container stopped, which the kubelet notices at its next relist (every 1 s) and
      * reports after; in one CI run it came 1.8 s after kube-scheduler had exited, and the hand-over took 3.6 s.
      */
@@ -255,6 +257,7 @@ class RealNodeDrainTest {
         Map<String, Duration> drainTimes = new java.util.LinkedHashMap<>();
         Map<String, String> placements = new java.util.LinkedHashMap<>();
         Map<String, Duration> handOvers = new java.util.LinkedHashMap<>();
+        List<String> sidecarReleases = new java.util.ArrayList<>();
         String timeline;
         // When each pod was bound, as a watch opened before the first pod saw it (the pod's own event, not a poll).
         Map<String, Long> bound = new java.util.HashMap<>();
@@ -282,6 +285,7 @@ class RealNodeDrainTest {
             }
             bound.putAll(boundAt(pods));
             handOvers.putAll(handOvers(lease, pods));
+            sidecarReleases.addAll(sidecarReleases(lease));
             timeline = timeline(lease, pods, startNanos);
             restarted.putAll(restarted(pods));
         }
@@ -307,7 +311,8 @@ class RealNodeDrainTest {
                         && PROFILE.equals(e.getInvolvedObject().getName()))
                 .map(e -> e.getReportingInstance() + ": " + e.getMessage())
                 .toList();
-        say("The operator gave back " + operatorReleases.size() + " lease(s) " + operatorReleases);
+        say("The operator gave back " + operatorReleases.size() + " lease(s) " + operatorReleases
+                + "; the release-lease sidecar of " + sidecarReleases + "; kube-scheduler itself the others");
         say("With " + OPERATOR_REPLICAS + " operator replicas, the leading one and the leading kube-scheduler both on "
                 + leaderNode + ", drained " + drainTimes
                 + " back to back while " + created.size() + " pods arrived (one every 500 ms):"
@@ -618,6 +623,19 @@ class RealNodeDrainTest {
         return found;
     }
 
+    /** The holders whose lease their scheduler pod's release-lease sidecar gave back (their own release failed). */
+    private static List<String> sidecarReleases(LeaseTimeline lease) {
+        List<LeaseTimeline.Holder> holders = lease.holders();
+        List<String> found = new java.util.ArrayList<>();
+        for (int i = 1; i < holders.size(); i++) {
+            String previous = holders.get(i - 1).identity();
+            if (previous != null && holders.get(i).releasedBySidecarOf(previous)) {
+                found.add(previous);
+            }
+        }
+        return found;
+    }
+
     /** The operator's and the profile's pods whose containers restarted while recorded, with their most restarts. */
     private Map<String, Integer> restarted(PodTimeline pods) {
         Map<String, Integer> restarts = new java.util.TreeMap<>();
@@ -654,7 +672,10 @@ class RealNodeDrainTest {
         java.util.function.BiConsumer<Long, String> at = (nanos, line) -> lines.computeIfAbsent(
                         TimeUnit.NANOSECONDS.toMillis(nanos - startNanos), k -> new java.util.ArrayList<>())
                 .add(line);
-        lease.holders().forEach(h -> at.accept(h.nanos(), "lease held by " + h.identity()));
+        lease.holders()
+                .forEach(h -> at.accept(
+                        h.nanos(),
+                        "lease held by " + h.identity() + (h.releasedBy() == null ? "" : " (" + h.releasedBy() + ")")));
         Map<String, String> last = new java.util.HashMap<>();
         for (PodTimeline.Change change : pods.changes()) {
             Pod pod = change.pod();

@@ -17,8 +17,11 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.LogWatch;
 import io.fabric8.kubernetes.client.readiness.Readiness;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -297,6 +300,127 @@ class SchedulerHandOverTest {
                 + " profile's weight at once: " + winner + " took the lease " + withoutLeader.toMillis()
                 + " ms later and the profile was Ready at its new generation " + reconciled.toMillis()
                 + " ms after the kill.");
+    }
+
+    /**
+     * The leader's pod is deleted with this grace period while its kube-scheduler is frozen: a process that cannot give
+     * its lease back (its own release failed, as one SIGTERM in 30 does at the default retryPeriod), killed by the
+     * kubelet when the grace period is over (2 s is the kubelet's minimum).
+     */
+    static final long GRACE_SECONDS = 2;
+    /**
+     * From the kubelet's SIGKILL of that kube-scheduler to the standby holding the lease: the sidecar's SIGTERM comes
+     * once the container has stopped, its release takes one read and one write, and the standby takes the lease at its
+     * next try (retryPeriod 500ms plus up to 1.2 times it of jitter, so at most 1.1 s). Issue 44's bound.
+     */
+    static final Duration SIDECAR_HAND_OVER_BOUND = Duration.ofSeconds(3);
+
+    @Test
+    @Order(3)
+    void aLeaderThatCannotGiveItsLeaseBackHasItGivenBackByItsPodsSidecarOnceItIsKilled() {
+        // The last test's weight change rolled the scheduler pods: wait until both new ones run and one of them leads.
+        Await.until(
+                ROLLOUT,
+                "both scheduler pods are Ready",
+                () -> schedulerPods().stream().filter(Readiness::isPodReady).count() == 2);
+        Map.Entry<String, Pod> led = Await.value(ROLLOUT, "a Ready scheduler pod's process holds the lease", () -> {
+            String current = holder();
+            return current == null
+                    ? null
+                    : schedulerPods().stream()
+                            .filter(p -> Readiness.isPodReady(p)
+                                    && current.startsWith(p.getMetadata().getName() + "_"))
+                            .findFirst()
+                            .map(p -> Map.entry(current, p))
+                            .orElse(null);
+        });
+        String holder = led.getKey();
+        Pod leader = led.getValue();
+        String sidecar = leader.getStatus().getInitContainerStatuses().stream()
+                .filter(c -> Names.RELEASE_LEASE_CONTAINER.equals(c.getName()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + Names.RELEASE_LEASE_CONTAINER + " in " + leader))
+                .getContainerID();
+        long sidecarPeakBytes = RealNode.inspect(sidecar).peakMemoryBytes();
+
+        // Every operator replica gives the lease back too, once the kubelet reports the container stopped, and here (a
+        // frozen process killed as the grace period ends, when the kubelet also signals the sidecar) it can be first.
+        // With no operator running, as when a drain evicts the only operator replica with the leading scheduler, only
+        // the sidecar can give the lease back within the bound.
+        scaleTheOperator(0);
+        Await.until(ROLLOUT, "no operator pod is left", () -> client.pods()
+                .inNamespace(WORKLOAD)
+                .withLabels(Map.of("app.kubernetes.io/name", InClusterTest.OPERATOR))
+                .list()
+                .getItems()
+                .isEmpty());
+        ByteArrayOutputStream sidecarLog = new ByteArrayOutputStream();
+        Instant deleted;
+        String newHolder;
+        try (LogWatch following = client.pods()
+                .inNamespace(WORKLOAD)
+                .withName(leader.getMetadata().getName())
+                .inContainer(Names.RELEASE_LEASE_CONTAINER)
+                .watchLog(sidecarLog)) {
+            RealNode.freezeContainer(
+                    leader.getStatus().getContainerStatuses().get(0).getContainerID());
+            deleted = Instant.now();
+            client.pods()
+                    .inNamespace(WORKLOAD)
+                    .withName(leader.getMetadata().getName())
+                    .withGracePeriod(GRACE_SECONDS)
+                    .delete();
+            newHolder = Await.value(LEASE_DURATION.multipliedBy(2), "another scheduler takes the lease", () -> {
+                String current = holder();
+                return current != null && !current.equals(holder) ? current : null;
+            });
+            // The sidecar's last line, once its log stream has caught up.
+            Await.within(
+                    Duration.ofSeconds(10),
+                    () -> sidecarLog.toString(StandardCharsets.UTF_8).contains("lease not held")
+                            || sidecarLog.toString(StandardCharsets.UTF_8).contains("gave back")
+                            || sidecarLog.toString(StandardCharsets.UTF_8).contains("could not"));
+        } finally {
+            scaleTheOperator(2);
+        }
+        String sidecarSaid = sidecarLog.toString(StandardCharsets.UTF_8).strip();
+        Lease lease = client.leases()
+                .inNamespace(WORKLOAD)
+                .withName(names.schedulerLease())
+                .get();
+        Instant acquired = lease.getSpec().getAcquireTime().toInstant();
+        Duration afterTheKill = Duration.between(deleted.plusSeconds(GRACE_SECONDS), acquired);
+
+        assertThat(lease.getMetadata().getAnnotations())
+                .as(
+                        "who gave the lease back (the operator's release says 'operator for'); the sidecar's log:%n%s",
+                        sidecarSaid)
+                .containsEntry(Labels.LEASE_RELEASED_BY, "release-lease for " + holder);
+        assertThat(newHolder)
+                .as("the standby took it")
+                .doesNotStartWith(leader.getMetadata().getName() + "_");
+        assertThat(afterTheKill)
+                .as(
+                        "from the kubelet's SIGKILL of the frozen leader (grace %d s after the deletion) to the standby's"
+                                + " acquireTime; the sidecar's log:%n%s",
+                        GRACE_SECONDS, sidecarSaid)
+                .isLessThanOrEqualTo(SIDECAR_HAND_OVER_BOUND);
+        say("Froze the leading kube-scheduler " + leader.getMetadata().getName() + " and deleted its pod with a "
+                + GRACE_SECONDS + " s grace period: its release-lease sidecar gave the lease back and " + newHolder
+                + " took it " + Duration.between(deleted, acquired).toMillis() + " ms after the deletion, "
+                + afterTheKill.toMillis() + " ms after the grace period ran out (bound "
+                + SIDECAR_HAND_OVER_BOUND.toMillis() + " ms); the sidecar's peak memory until then "
+                + sidecarPeakBytes / (1024 * 1024) + " MiB (its cgroup's). Its log:\n" + sidecarSaid);
+        Await.until(
+                ROLLOUT,
+                "both scheduler pods and both operator pods are Ready again",
+                () -> schedulerPods().stream().filter(Readiness::isPodReady).count() == 2
+                        && operatorPods().stream().filter(Readiness::isPodReady).count() == 2);
+    }
+
+    private void scaleTheOperator(int replicas) {
+        cluster.kubectl("-n", WORKLOAD, "scale", "deployment/" + InClusterTest.OPERATOR, "--replicas=" + replicas)
+                .requireSuccess("kubectl scale the operator to " + replicas + " replicas");
     }
 
     private SchedulerProfile profile() {

@@ -2,6 +2,7 @@ package dev.schedulerops.operator;
 
 import dev.schedulerops.operator.cli.AwaitExtenderCommand;
 import dev.schedulerops.operator.cli.ExplainCommand;
+import dev.schedulerops.operator.cli.ReleaseLeaseCommand;
 import dev.schedulerops.operator.cli.RenderCommand;
 import dev.schedulerops.operator.cli.RunCommand;
 import dev.schedulerops.operator.cli.SandboxCommand;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Command;
             RenderCommand.class,
             ExplainCommand.class,
             SandboxCommand.class,
-            AwaitExtenderCommand.class
+            AwaitExtenderCommand.class,
+            ReleaseLeaseCommand.class
         })
 public final class Main implements Runnable {
 

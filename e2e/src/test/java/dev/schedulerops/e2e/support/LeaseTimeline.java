@@ -1,5 +1,6 @@
 package dev.schedulerops.e2e.support;
 
+import dev.schedulerops.operator.model.Labels;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
@@ -14,8 +15,17 @@ import java.util.Objects;
  * profile's schedulers when, and how long nobody did.
  */
 public final class LeaseTimeline implements AutoCloseable {
-    /** A new holder (null: released, nobody) as first seen. */
-    public record Holder(String identity, long nanos) {}
+    /**
+     * A new holder (null: released, nobody) as first seen; for a release, the lease's {@link Labels#LEASE_RELEASED_BY}
+     * then (who gave it back for whom, when the operator or the scheduler pod's sidecar did; kube-scheduler's own
+     * release leaves an older value).
+     */
+    public record Holder(String identity, long nanos, String releasedBy) {
+        /** Whether this release was written by the sidecar of {@code previous}'s pod. */
+        public boolean releasedBySidecarOf(String previous) {
+            return identity == null && ("release-lease for " + previous).equals(releasedBy);
+        }
+    }
 
     private final List<Holder> holders = new ArrayList<>();
     private final Watch watch;
@@ -33,7 +43,11 @@ public final class LeaseTimeline implements AutoCloseable {
                 synchronized (holders) {
                     if (holders.isEmpty()
                             || !Objects.equals(holders.get(holders.size() - 1).identity(), identity)) {
-                        holders.add(new Holder(identity, System.nanoTime()));
+                        String releasedBy =
+                                identity != null || lease.getMetadata().getAnnotations() == null
+                                        ? null
+                                        : lease.getMetadata().getAnnotations().get(Labels.LEASE_RELEASED_BY);
+                        holders.add(new Holder(identity, System.nanoTime(), releasedBy));
                     }
                 }
             }

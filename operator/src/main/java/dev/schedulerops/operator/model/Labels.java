@@ -54,6 +54,12 @@ public final class Labels {
     /** CA Secret annotation: the value of spec.extender.tls.rotate the operator has last acted on. */
     public static final String ROTATED_FOR = "schedulerops.dev/rotated-for";
 
+    /**
+     * On a scheduler's Lease: who gave it back last and for which holder ("operator for &lt;holder&gt;", "release-lease
+     * for &lt;holder&gt;"). kube-scheduler's own release leaves it as it was.
+     */
+    public static final String LEASE_RELEASED_BY = "schedulerops.dev/lease-released-by";
+
     public static final String PART_OF_VALUE = "schedulerops";
     public static final String MANAGED_BY_VALUE = "schedulerops-operator";
     public static final String COMPONENT_SCHEDULER = "scheduler";

@@ -62,6 +62,8 @@ public record Names(String profile, String namespace) {
     public static final String SCHEDULER_CONTAINER = "kube-scheduler";
     /** The scheduler pod's init container, which waits until the extender answers the pod. */
     public static final String AWAIT_EXTENDER_CONTAINER = "await-extender";
+    /** The scheduler pod's sidecar, which gives the lease back once kube-scheduler has stopped. */
+    public static final String RELEASE_LEASE_CONTAINER = "release-lease";
 
     /** The cluster's main scheduler: it places the operator's own pods and no profile may take its name. */
     public static final String DEFAULT_SCHEDULER = Defaults.DEFAULT_SCHEDULER;

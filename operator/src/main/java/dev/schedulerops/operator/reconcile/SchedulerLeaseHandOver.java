@@ -126,19 +126,47 @@ public final class SchedulerLeaseHandOver {
             return Optional.empty();
         }
         String holder = lease.getSpec().getHolderIdentity();
-        if (holder == null || !holder.startsWith(pod.getMetadata().getName() + "_")) {
+        if (!heldFrom(holder, pod.getMetadata().getName())) {
             return Optional.empty();
         }
         if (renewedAfterItStopped(lease, pod)) {
             return Optional.empty();
         }
-        return Optional.of(new LeaseBuilder(lease)
+        return Optional.of(releasedCopy(lease, now, "operator for " + holder));
+    }
+
+    /**
+     * What the scheduler pod's {@code release-lease} sidecar gives back when the kubelet stops it, which it does only
+     * after the pod's kube-scheduler has exited for good (a native sidecar is stopped after the main containers, and a
+     * pod being deleted restarts nothing): the lease released when a process of this pod ({@code hostname}, as
+     * kube-scheduler reads it) holds it; otherwise empty.
+     */
+    public static Optional<Lease> releasedByItsPod(Lease lease, String hostname, ZonedDateTime now) {
+        if (lease == null || lease.getSpec() == null) {
+            return Optional.empty();
+        }
+        String holder = lease.getSpec().getHolderIdentity();
+        return heldFrom(holder, hostname)
+                ? Optional.of(releasedCopy(lease, now, "release-lease for " + holder))
+                : Optional.empty();
+    }
+
+    private static boolean heldFrom(String holder, String hostname) {
+        return holder != null && hostname != null && !hostname.isEmpty() && holder.startsWith(hostname + "_");
+    }
+
+    /** The annotation {@link Labels#LEASE_RELEASED_BY} says who gave the lease back, for whom: kept until the next. */
+    private static Lease releasedCopy(Lease lease, ZonedDateTime now, String releasedBy) {
+        return new LeaseBuilder(lease)
+                .editMetadata()
+                .addToAnnotations(Labels.LEASE_RELEASED_BY, releasedBy)
+                .endMetadata()
                 .editSpec()
                 .withHolderIdentity(null)
                 .withLeaseDurationSeconds(1)
                 .withAcquireTime(now)
                 .withRenewTime(now)
                 .endSpec()
-                .build());
+                .build();
     }
 }

@@ -108,7 +108,7 @@ final class SchedulerRenderer {
                 .withServiceAccountName(p.names().scheduler())
                 .withEnableServiceLinks(false)
                 .withSecurityContext(PodSecurity.pod())
-                .withInitContainers(p.bundledExtender() ? List.of(awaitExtender(p, facts, tlsOn)) : List.of())
+                .withInitContainers(initContainers(p, facts, tlsOn))
                 .withTopologySpreadConstraints(
                         s.replicas() > 1
                                 ? List.of(PodParts.spread(
@@ -151,6 +151,54 @@ final class SchedulerRenderer {
                 .endSpec()
                 .build();
         return PodPlacement.applyTo(built, s.placement(), selector);
+    }
+
+    /** {@code await-extender} first (with the bundled extender), then the {@code release-lease} sidecar. */
+    private static List<Container> initContainers(ResolvedProfile p, ClusterFacts facts, boolean tlsOn) {
+        List<Container> containers = new ArrayList<>();
+        if (p.bundledExtender()) {
+            containers.add(awaitExtender(p, facts, tlsOn));
+        }
+        if (p.scheduler().leaderElect()) {
+            containers.add(releaseLease(p, facts));
+        }
+        return containers;
+    }
+
+    /**
+     * A native sidecar ({@code restartPolicy: Always}, Kubernetes 1.29 and later) that gives kube-scheduler's lease back
+     * when the pod stops, should kube-scheduler's own release have failed: the kubelet stops it only after
+     * kube-scheduler has exited, and learns that from the runtime at once, where the operator waits for the kubelet's
+     * status report. Listed after {@code await-extender}, so its JVM starts beside kube-scheduler rather than before.
+     */
+    static Container releaseLease(ResolvedProfile p, ClusterFacts facts) {
+        return new ContainerBuilder()
+                .withName(Names.RELEASE_LEASE_CONTAINER)
+                .withImage(facts.operatorImage())
+                .withImagePullPolicy("IfNotPresent")
+                .withRestartPolicy("Always")
+                .withTerminationMessagePolicy(PodParts.TERMINATION_MESSAGE_POLICY)
+                .withArgs(
+                        "release-lease",
+                        "--namespace=" + p.names().namespace(),
+                        "--lease=" + p.names().schedulerLease())
+                .withResources(releaseLeaseResources())
+                .withSecurityContext(PodSecurity.container())
+                .addToVolumeMounts(PodParts.tmpMount())
+                .build();
+    }
+
+    /**
+     * An idle JVM that makes two requests when it stops (its heap is 40% of the limit, the operator image's flags).
+     * Most of what it holds is the JVM's own (class data, metaspace, code), not its heap: a 64Mi limit was OOMKilled
+     * at its start (SchedulerHandOverTest prints the container's peak). The limit leaves room for its stop's requests.
+     */
+    private static ResourceRequirements releaseLeaseResources() {
+        return new ResourceRequirementsBuilder()
+                .addToRequests("cpu", new Quantity("5m"))
+                .addToRequests("memory", new Quantity("80Mi"))
+                .addToLimits("memory", new Quantity("128Mi"))
+                .build();
     }
 
     /**

@@ -80,6 +80,41 @@ class SchedulerLeaseHandOverTest {
                 .isEqualTo("42");
         assertThat(SchedulerLeaseHandOver.leaseOf(leader))
                 .contains(new Names("gpu", "schedulerops-system").schedulerLease());
+        assertThat(released.getMetadata().getAnnotations())
+                .as("who gave it back, for whom")
+                .containsEntry(Labels.LEASE_RELEASED_BY, "operator for gpu-scheduler-7d9f-abcde_0c1d2e");
+    }
+
+    @Test
+    void theSidecarGivesBackOnlyALeaseAProcessOfItsOwnPodHolds() {
+        Lease released = SchedulerLeaseHandOver.releasedByItsPod(
+                        lease("gpu-scheduler-7d9f-abcde_0c1d2e"), "gpu-scheduler-7d9f-abcde", NOW)
+                .orElseThrow();
+        assertThat(released.getSpec().getHolderIdentity()).isNull();
+        assertThat(released.getSpec().getLeaseDurationSeconds()).isEqualTo(1);
+        assertThat(released.getSpec().getRenewTime()).isEqualTo(NOW);
+        assertThat(released.getSpec().getLeaseTransitions()).isEqualTo(3);
+        assertThat(released.getMetadata().getResourceVersion()).isEqualTo("42");
+        assertThat(released.getMetadata().getAnnotations())
+                .containsEntry(Labels.LEASE_RELEASED_BY, "release-lease for gpu-scheduler-7d9f-abcde_0c1d2e");
+
+        assertThat(SchedulerLeaseHandOver.releasedByItsPod(
+                        lease("gpu-scheduler-7d9f-xyzzy_0c1d2e"), "gpu-scheduler-7d9f-abcde", NOW))
+                .as("the standby's pod holds it")
+                .isEmpty();
+        assertThat(SchedulerLeaseHandOver.releasedByItsPod(
+                        lease("gpu-scheduler-7d9f-abcde-2_0c1d2e"), "gpu-scheduler-7d9f-abcde", NOW))
+                .as("a pod whose name merely starts with this one's")
+                .isEmpty();
+        assertThat(SchedulerLeaseHandOver.releasedByItsPod(lease(null), "gpu-scheduler-7d9f-abcde", NOW))
+                .as("already given back")
+                .isEmpty();
+        assertThat(SchedulerLeaseHandOver.releasedByItsPod(lease("_0c1d2e"), "", NOW))
+                .as("no hostname read")
+                .isEmpty();
+        assertThat(SchedulerLeaseHandOver.releasedByItsPod(null, "gpu-scheduler-7d9f-abcde", NOW))
+                .as("no lease yet")
+                .isEmpty();
     }
 
     @Test
