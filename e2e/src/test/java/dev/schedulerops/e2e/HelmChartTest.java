@@ -226,6 +226,16 @@ class HelmChartTest {
     }
 
     @Test
+    void theReleaseLeaseSidecarIsOnUnlessTheValueTurnsItOff() {
+        assertThat(env(Commands.find(template(), "Deployment", OPERATOR).at("/spec/template/spec/containers/0")))
+                .as("unset: the operator's default, on")
+                .doesNotContainKey("SCHEDULEROPS_RELEASE_LEASE_SIDECAR");
+        assertThat(env(Commands.find(template("--set", "releaseLeaseSidecar=false"), "Deployment", OPERATOR)
+                        .at("/spec/template/spec/containers/0")))
+                .containsEntry("SCHEDULEROPS_RELEASE_LEASE_SIDECAR", "false");
+    }
+
+    @Test
     void serviceMonitorIsOptIn() {
         assertThat(template().stream().map(o -> o.path("kind").asText())).doesNotContain("ServiceMonitor");
 

@@ -1134,6 +1134,17 @@ class InClusterTest {
                             .as("%s restartCount", c.getName())
                             .isZero();
                 });
+        // A scheduler pod's sidecar runs as long as the pod: it too is Ready and never restarted.
+        assertThat(java.util.Optional.ofNullable(current.getStatus().getInitContainerStatuses())
+                        .orElse(List.of()))
+                .as("sidecars of %s", name(pod))
+                .filteredOn(c -> Names.RELEASE_LEASE_CONTAINER.equals(c.getName()))
+                .allSatisfy(c -> {
+                    assertThat(c.getReady()).as("%s ready", c.getName()).isTrue();
+                    assertThat(c.getRestartCount())
+                            .as("%s restartCount", c.getName())
+                            .isZero();
+                });
     }
 
     private static Pod only(List<Pod> pods, String component) {

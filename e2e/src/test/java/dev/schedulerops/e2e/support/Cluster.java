@@ -236,10 +236,16 @@ public final class Cluster implements AutoCloseable {
             return;
         }
         for (Pod pod : pods) {
-            if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+            if (pod.getStatus() == null) {
                 continue;
             }
-            for (var container : pod.getStatus().getContainerStatuses()) {
+            // The init containers' too: the scheduler pods' await-extender and release-lease say what they did.
+            List<io.fabric8.kubernetes.api.model.ContainerStatus> containers = new java.util.ArrayList<>();
+            java.util.Optional.ofNullable(pod.getStatus().getInitContainerStatuses())
+                    .ifPresent(containers::addAll);
+            java.util.Optional.ofNullable(pod.getStatus().getContainerStatuses())
+                    .ifPresent(containers::addAll);
+            for (var container : containers) {
                 if (container.getContainerID() == null
                         || !container.getContainerID().startsWith("containerd://")) {
                     continue;

@@ -7,6 +7,9 @@ import dev.schedulerops.operator.reconcile.SchedulerLeaseHandOver;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -21,7 +25,7 @@ import java.time.ZonedDateTime;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import javax.net.ssl.SSLContext;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -30,10 +34,11 @@ import picocli.CommandLine.Spec;
  * {@code release-lease}: the scheduler pod's native sidecar (an init container with {@code restartPolicy: Always}).
  * kube-scheduler gives its lease back when it stops, but that last update fails when a renewal is still in flight at
  * the SIGTERM (kubernetes/client-go#1417), and the standby then waits for the lease to run out. The kubelet stops a
- * native sidecar only after the pod's main containers have exited, and a pod being deleted restarts nothing: so when
- * this process gets its SIGTERM no kube-scheduler of this pod runs or will run, and a lease one of them holds is given
- * back at once ({@link SchedulerLeaseHandOver#releasedByItsPod}). The operator does the same from the kubelet's status
- * report, which comes a few seconds later; whichever writes first wins (both updates carry the version they read).
+ * native sidecar only after the pod's main containers have exited, and a pod being deleted restarts nothing; this
+ * process also waits until kube-scheduler's port refuses connections ({@link #onStop}). Then no kube-scheduler of this
+ * pod runs or will run, and a lease one of them holds is given back at once
+ * ({@link SchedulerLeaseHandOver#releasedByItsPod}). The operator does the same from the kubelet's status report, which
+ * comes later; whichever writes first wins (both updates carry the version they read).
  */
 @Command(
         name = "release-lease",
@@ -75,26 +80,102 @@ public final class ReleaseLeaseCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         String hostname = Files.readString(hostnameFile, StandardCharsets.UTF_8).trim();
         LeaseApi api = InCluster.api(namespace, lease);
-        // The path the SIGTERM takes (TLS, HTTP, JSON both ways, the PUT) is loaded and compiled now, not then: a
-        // dry-run update of the lease as read writes nothing, and shows a missing right now.
-        try {
-            Lease current = api.get();
-            String warmUp = "";
-            if (current != null) {
-                int status = api.replace(current, true);
-                warmUp = "; a dry-run update answered HTTP " + status;
+        // First, so that a pod stopped while this process is still warming up is handed over too.
+        Thread hook = new Thread(() -> say(out, onStop(api, hostname, schedulerPort, SCHEDULER_STOP)), "release-lease");
+        Runtime.getRuntime().addShutdownHook(hook);
+        say(out, warmUp(api, hostname));
+        // As a native sidecar, kube-scheduler starts beside this process. Where the kubelet does not run native
+        // sidecars (the SidecarContainers gate off, a kubelet before 1.29), this is an ordinary init container that
+        // kube-scheduler waits for: then get out of its way.
+        if (!awaitPort(schedulerPort, true, SCHEDULER_START)) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException stopping) {
+                return 0; // the pod is being stopped: the hook runs
             }
             say(
                     out,
-                    "on SIGTERM, gives back lease " + namespace + "/" + lease + " if a process of " + hostname
-                            + " holds it; held now by " + holder(current) + warmUp);
-        } catch (IOException e) {
-            say(out, "cannot read lease " + namespace + "/" + lease + " yet (" + e + "); will try again on SIGTERM");
+                    "kube-scheduler did not listen on port " + schedulerPort + " within " + SCHEDULER_START.toSeconds()
+                            + " s: this is not running as a native sidecar (the kubelet needs 1.29 or later and the"
+                            + " SidecarContainers feature) or kube-scheduler cannot start; exiting so that it can, and"
+                            + " leaving the lease to kube-scheduler's own release and the operator's");
+            return 0;
         }
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(() -> say(out, giveBack(api, hostname, ATTEMPTS)), "release-lease"));
         new CountDownLatch(1).await();
         return 0;
+    }
+
+    /** How long kube-scheduler may take to listen once this process runs, before this is taken for an init container. */
+    static final Duration SCHEDULER_START = Duration.ofSeconds(60);
+    /** How long, after the SIGTERM, kube-scheduler may still listen before the lease is left alone. */
+    static final Duration SCHEDULER_STOP = Duration.ofSeconds(30);
+
+    @Option(
+            names = "--scheduler-port",
+            defaultValue = "10259",
+            description = "kube-scheduler's secure port: it listens there while it runs (this pod's network)")
+    int schedulerPort;
+
+    /**
+     * The path the SIGTERM takes (TLS, HTTP, JSON both ways, the PUT) loaded and compiled now, not then: a dry-run
+     * update of the lease as read writes nothing, and shows a missing right now.
+     */
+    static String warmUp(LeaseApi api, String hostname) {
+        try {
+            Lease current = api.get();
+            String dryRun = current == null ? "" : "; a dry-run update answered HTTP " + api.replace(current, true);
+            return "on SIGTERM, gives back the lease if a process of " + hostname + " holds it; held now by "
+                    + holder(current) + dryRun;
+        } catch (IOException e) {
+            return "cannot read the lease yet (" + e + "); will try again on SIGTERM";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted while warming up";
+        }
+    }
+
+    /**
+     * At the SIGTERM: the kubelet sends it once kube-scheduler has exited, except when kube-scheduler outlived a
+     * grace period under the kubelet's minimum (2 s; a force delete, a hard eviction), when both are signalled at about
+     * the same time. So first wait until kube-scheduler's port refuses connections: a process that listens (frozen
+     * or not) still holds it.
+     */
+    static String onStop(LeaseApi api, String hostname, int schedulerPort, Duration stopTimeout) {
+        if (!awaitPort(schedulerPort, false, stopTimeout)) {
+            return "kube-scheduler still listens on port " + schedulerPort + " " + stopTimeout.toMillis()
+                    + " ms after the SIGTERM: leaving the lease alone";
+        }
+        return giveBack(api, hostname, ATTEMPTS);
+    }
+
+    /** Whether 127.0.0.1:{@code port} came to accept connections ({@code listening}) or to refuse them, in time. */
+    static boolean awaitPort(int port, boolean listening, Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        while (true) {
+            if (accepts(port) == listening) {
+                return true;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                return false;
+            }
+            try {
+                Thread.sleep(PORT_POLL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+    }
+
+    static final Duration PORT_POLL = Duration.ofMillis(50);
+
+    private static boolean accepts(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /**
@@ -155,31 +236,25 @@ public final class ReleaseLeaseCommand implements Callable<Integer> {
                 .registerModule(new JavaTimeModule())
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-        private final HttpClient client;
+        private final Supplier<HttpClient> clients;
         private final URI uri;
         private final Path tokenFile;
 
-        InCluster(HttpClient client, URI uri, Path tokenFile) {
-            this.client = client;
+        InCluster(Supplier<HttpClient> clients, URI uri, Path tokenFile) {
+            this.clients = clients;
             this.uri = uri;
             this.tokenFile = tokenFile;
         }
 
-        static LeaseApi api(String namespace, String lease) throws Exception {
+        static LeaseApi api(String namespace, String lease) {
             String host = System.getenv("KUBERNETES_SERVICE_HOST");
             String port = System.getenv("KUBERNETES_SERVICE_PORT");
             if (host == null || port == null) {
                 throw new IllegalStateException("KUBERNETES_SERVICE_HOST/PORT not set: not in a pod");
             }
-            String ca = Files.readString(SERVICE_ACCOUNT.resolve("ca.crt"), StandardCharsets.UTF_8);
-            SSLContext tls = AwaitExtenderCommand.sslContext(ca, null, null);
             String authority = host.contains(":") ? "[" + host + "]:" + port : host + ":" + port;
             return new InCluster(
-                    HttpClient.newBuilder()
-                            .connectTimeout(REQUEST_TIMEOUT)
-                            .version(HttpClient.Version.HTTP_1_1)
-                            .sslContext(tls)
-                            .build(),
+                    new TrustingTheClusterCa(SERVICE_ACCOUNT.resolve("ca.crt")),
                     leaseUri("https://" + authority, namespace, lease),
                     SERVICE_ACCOUNT.resolve("token"));
         }
@@ -191,7 +266,7 @@ public final class ReleaseLeaseCommand implements Callable<Integer> {
         @Override
         public Lease get() throws IOException, InterruptedException {
             HttpResponse<String> response =
-                    client.send(request(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+                    clients.get().send(request(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 404) {
                 return null;
             }
@@ -203,7 +278,8 @@ public final class ReleaseLeaseCommand implements Callable<Integer> {
 
         @Override
         public int replace(Lease lease, boolean dryRun) throws IOException, InterruptedException {
-            return client.send(
+            return clients.get()
+                    .send(
                             request(dryRun ? URI.create(uri + "?dryRun=All") : uri)
                                     .header("Content-Type", "application/json")
                                     .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(lease)))
@@ -222,6 +298,40 @@ public final class ReleaseLeaseCommand implements Callable<Integer> {
                             "Bearer "
                                     + Files.readString(tokenFile, StandardCharsets.UTF_8)
                                             .trim());
+        }
+    }
+
+    /**
+     * A client that trusts the cluster's CA as the kubelet has it now: the CA file is read at each request and the
+     * client rebuilt when it changed (a CA rotation during the pod's life); if it cannot be read, the last one serves.
+     */
+    static final class TrustingTheClusterCa implements Supplier<HttpClient> {
+        private final Path caFile;
+        private String ca;
+        private HttpClient client;
+
+        TrustingTheClusterCa(Path caFile) {
+            this.caFile = caFile;
+        }
+
+        @Override
+        public synchronized HttpClient get() {
+            try {
+                String now = Files.readString(caFile, StandardCharsets.UTF_8);
+                if (client == null || !now.equals(ca)) {
+                    client = HttpClient.newBuilder()
+                            .connectTimeout(REQUEST_TIMEOUT)
+                            .version(HttpClient.Version.HTTP_1_1)
+                            .sslContext(AwaitExtenderCommand.sslContext(now, null, null))
+                            .build();
+                    ca = now;
+                }
+            } catch (IOException | GeneralSecurityException e) {
+                if (client == null) {
+                    throw new IllegalStateException("cannot read the cluster's CA " + caFile + ": " + e, e);
+                }
+            }
+            return client;
         }
     }
 }

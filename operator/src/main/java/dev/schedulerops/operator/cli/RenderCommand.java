@@ -84,8 +84,18 @@ public final class RenderCommand implements Callable<Integer> {
             paramLabel = "IMAGE",
             description =
                     "The operator's image, as its setting SCHEDULEROPS_OPERATOR_IMAGE: it runs the scheduler pods'"
-                            + " init container await-extender (default: this version's operator image).")
+                            + " init container await-extender and sidecar release-lease (default: this version's operator"
+                            + " image).")
     String operatorImage;
+
+    @Option(
+            names = "--release-lease-sidecar",
+            arity = "1",
+            defaultValue = "true",
+            paramLabel = "true|false",
+            description = "As the operator's setting SCHEDULEROPS_RELEASE_LEASE_SIDECAR: whether scheduler pods run the"
+                    + " release-lease native sidecar (default true).")
+    boolean releaseLeaseSidecar;
 
     @Override
     public Integer call() throws IOException {
@@ -98,6 +108,7 @@ public final class RenderCommand implements Callable<Integer> {
         if (operatorImage != null) {
             facts = facts.withOperatorImage(operatorImage);
         }
+        facts = facts.withReleaseLeaseSidecar(releaseLeaseSidecar);
         if (apiServer != null) {
             try {
                 facts = facts.withApiServer(

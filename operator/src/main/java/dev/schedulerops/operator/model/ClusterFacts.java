@@ -22,8 +22,10 @@ import java.util.regex.Pattern;
  * @param apiServer where the API server is reached from a pod, after the kubernetes Service's translation (the
  *     addresses and port of its EndpointSlice); empty when not known (e.g. for `render` without --api-server), and
  *     the extender's egress is then left open
- * @param operatorImage the operator's own image, which runs the scheduler pods' init container (this build's when
- *     null)
+ * @param operatorImage the operator's own image, which runs the scheduler pods' init container and sidecar (this
+ *     build's when null)
+ * @param releaseLeaseSidecar whether scheduler pods run the {@code release-lease} sidecar (native sidecars: kubelets
+ *     of 1.29 or later with the SidecarContainers feature)
  */
 public record ClusterFacts(
         String kubernetesVersion,
@@ -33,7 +35,8 @@ public record ClusterFacts(
         String workloadNamespace,
         ImagePolicy images,
         List<ApiServerEndpoint> apiServer,
-        String operatorImage) {
+        String operatorImage,
+        boolean releaseLeaseSidecar) {
 
     public static final String DEFAULT_SCHEDULER_IMAGE_REPOSITORY = "registry.k8s.io/kube-scheduler";
     /** The workload namespace of an operator that runs outside a pod and is not told one (deploy/ installs here). */
@@ -75,6 +78,27 @@ public record ClusterFacts(
             String schedulerImageRepository,
             int nodes,
             String workloadNamespace,
+            ImagePolicy images,
+            List<ApiServerEndpoint> apiServer,
+            String operatorImage) {
+        this(
+                kubernetesVersion,
+                extenderImage,
+                schedulerImageRepository,
+                nodes,
+                workloadNamespace,
+                images,
+                apiServer,
+                operatorImage,
+                true);
+    }
+
+    public ClusterFacts(
+            String kubernetesVersion,
+            String extenderImage,
+            String schedulerImageRepository,
+            int nodes,
+            String workloadNamespace,
             ImagePolicy images) {
         this(kubernetesVersion, extenderImage, schedulerImageRepository, nodes, workloadNamespace, images, List.of());
     }
@@ -102,7 +126,8 @@ public record ClusterFacts(
                 workloadNamespace,
                 images,
                 apiServer,
-                operatorImage);
+                operatorImage,
+                releaseLeaseSidecar);
     }
 
     public ClusterFacts withWorkloadNamespace(String namespace) {
@@ -114,7 +139,8 @@ public record ClusterFacts(
                 namespace,
                 images,
                 apiServer,
-                operatorImage);
+                operatorImage,
+                releaseLeaseSidecar);
     }
 
     public ClusterFacts withImages(ImagePolicy policy) {
@@ -126,7 +152,8 @@ public record ClusterFacts(
                 workloadNamespace,
                 policy,
                 apiServer,
-                operatorImage);
+                operatorImage,
+                releaseLeaseSidecar);
     }
 
     public ClusterFacts withApiServer(List<ApiServerEndpoint> endpoints) {
@@ -138,7 +165,22 @@ public record ClusterFacts(
                 workloadNamespace,
                 images,
                 endpoints,
-                operatorImage);
+                operatorImage,
+                releaseLeaseSidecar);
+    }
+
+    /** Whether scheduler pods run the {@code release-lease} sidecar (the operator's setting; on by default). */
+    public ClusterFacts withReleaseLeaseSidecar(boolean on) {
+        return new ClusterFacts(
+                kubernetesVersion,
+                extenderImage,
+                schedulerImageRepository,
+                nodes,
+                workloadNamespace,
+                images,
+                apiServer,
+                operatorImage,
+                on);
     }
 
     /**
@@ -166,7 +208,8 @@ public record ClusterFacts(
                 workloadNamespace,
                 images,
                 apiServer,
-                operatorImage);
+                operatorImage,
+                releaseLeaseSidecar);
     }
 
     /** Another default extender image; the image policy is left as it is. */
@@ -179,10 +222,14 @@ public record ClusterFacts(
                 workloadNamespace,
                 images,
                 apiServer,
-                operatorImage);
+                operatorImage,
+                releaseLeaseSidecar);
     }
 
-    /** The operator's own image, which also runs the scheduler pods' init container ({@code await-extender}). */
+    /**
+     * The operator's own image, which also runs the scheduler pods' init container ({@code await-extender}) and
+     * sidecar ({@code release-lease}).
+     */
     public ClusterFacts withOperatorImage(String image) {
         return new ClusterFacts(
                 kubernetesVersion,
@@ -192,7 +239,8 @@ public record ClusterFacts(
                 workloadNamespace,
                 images,
                 apiServer,
-                image);
+                image,
+                releaseLeaseSidecar);
     }
 
     /** The default kube-scheduler image: the cluster's own version, since a scheduler may not be newer. */

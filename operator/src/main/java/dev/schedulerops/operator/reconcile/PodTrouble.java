@@ -95,12 +95,14 @@ public record PodTrouble(String reason, String pod, String message) {
 
     /**
      * What a person can do about an OOM kill: raise the component's limit, except for the scheduler pod's init
-     * container, whose limit the operator sets (no profile field reaches it).
+     * container and sidecar, whose limits the operator sets (no profile field reaches them).
      */
     private static String oomRemedy(Container container, String resourcesField) {
         return Names.AWAIT_EXTENDER_CONTAINER.equals(container.getName())
-                ? "the operator sets that limit for its init container (no profile field changes it): report this"
-                        + " to the schedulerops project with the node's kernel and container runtime"
+                        || Names.RELEASE_LEASE_CONTAINER.equals(container.getName())
+                ? "the operator sets that limit for its container " + container.getName() + " (no profile field"
+                        + " changes it): report this to the schedulerops project with the node's kernel and container"
+                        + " runtime"
                 : "raise " + resourcesField + ".limits.memory";
     }
 

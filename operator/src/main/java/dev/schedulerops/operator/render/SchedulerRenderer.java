@@ -159,7 +159,7 @@ final class SchedulerRenderer {
         if (p.bundledExtender()) {
             containers.add(awaitExtender(p, facts, tlsOn));
         }
-        if (p.scheduler().leaderElect()) {
+        if (p.scheduler().leaderElect() && facts.releaseLeaseSidecar()) {
             containers.add(releaseLease(p, facts));
         }
         return containers;
@@ -181,7 +181,8 @@ final class SchedulerRenderer {
                 .withArgs(
                         "release-lease",
                         "--namespace=" + p.names().namespace(),
-                        "--lease=" + p.names().schedulerLease())
+                        "--lease=" + p.names().schedulerLease(),
+                        "--scheduler-port=" + Names.SCHEDULER_SECURE_PORT)
                 .withResources(releaseLeaseResources())
                 .withSecurityContext(PodSecurity.container())
                 .addToVolumeMounts(PodParts.tmpMount())

@@ -52,6 +52,8 @@ import java.util.stream.Collectors;
  * @param podEventsIgnoredSchedulers schedulerNames of other schedulers (Volcano, YuniKorn, ...) whose pods are never told
  * @param previews whether the operator answers SchedulerProfilePreviews, and with which images and limits: off unless
  *     the installation turns it on (deploy/previews), since a preview reads every pod of the cluster
+ * @param releaseLeaseSidecar whether scheduler pods run the {@code release-lease} native sidecar (on unless turned
+ *     off: clusters whose kubelets are older than 1.29 or run without the SidecarContainers feature turn it off)
  */
 public record OperatorConfig(
         String workloadNamespace,
@@ -74,7 +76,8 @@ public record OperatorConfig(
         boolean podEvents,
         int podEventsGraceSeconds,
         Set<String> podEventsIgnoredSchedulers,
-        PreviewSettings previews) {
+        PreviewSettings previews,
+        boolean releaseLeaseSidecar) {
 
     // The environment variables read, also the keys of fromEnvironment's overrides.
     public static final String ENV_WORKLOAD_NAMESPACE = "SCHEDULEROPS_WORKLOAD_NAMESPACE";
@@ -103,6 +106,8 @@ public record OperatorConfig(
     public static final String ENV_PREVIEWS = "SCHEDULEROPS_PREVIEWS";
     /** The operator's own image: a preview's sandbox runs its steps in it. */
     public static final String ENV_OPERATOR_IMAGE = "SCHEDULEROPS_OPERATOR_IMAGE";
+
+    public static final String ENV_RELEASE_LEASE_SIDECAR = "SCHEDULEROPS_RELEASE_LEASE_SIDECAR";
 
     public static final String ENV_PREVIEW_APISERVER_IMAGE_REPOSITORY =
             "SCHEDULEROPS_PREVIEW_APISERVER_IMAGE_REPOSITORY";
@@ -227,7 +232,8 @@ public record OperatorConfig(
                 integer(env, ENV_POD_EVENTS_GRACE_SECONDS, (int)
                         UnscheduledPodWatch.Settings.DEFAULT_GRACE.toSeconds()),
                 namespaces(env.getOrDefault(ENV_POD_EVENTS_IGNORE_SCHEDULERS, "")),
-                previews(env));
+                previews(env),
+                bool(env, ENV_RELEASE_LEASE_SIDECAR, true));
     }
 
     /**

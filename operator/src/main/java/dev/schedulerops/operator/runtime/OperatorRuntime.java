@@ -85,7 +85,8 @@ public final class OperatorRuntime implements AutoCloseable {
                         0,
                         config.workloadNamespace(),
                         config.imagePolicy())
-                .withOperatorImage(config.operatorImage());
+                .withOperatorImage(config.operatorImage())
+                .withReleaseLeaseSidecar(config.releaseLeaseSidecar());
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new ClassLoaderMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);

@@ -1,26 +1,39 @@
 package dev.schedulerops.operator.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.tls.CertificateIssuer;
+import dev.schedulerops.operator.tls.Issued;
+import dev.schedulerops.operator.tls.RotationPolicy;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -141,11 +154,11 @@ class ReleaseLeaseCommandTest {
             String base = "http://127.0.0.1:" + server.getAddress().getPort();
             HttpClient client = HttpClient.newHttpClient();
             var missing = new ReleaseLeaseCommand.InCluster(
-                    client, ReleaseLeaseCommand.InCluster.leaseUri(base, "schedulerops-system", "other"), token);
+                    () -> client, ReleaseLeaseCommand.InCluster.leaseUri(base, "schedulerops-system", "other"), token);
             assertThat(missing.get()).as("no lease yet is no error").isNull();
 
             var api = new ReleaseLeaseCommand.InCluster(
-                    client,
+                    () -> client,
                     ReleaseLeaseCommand.InCluster.leaseUri(base, "schedulerops-system", "gpu-scheduler"),
                     token);
             assertThat(api.get().getSpec().getHolderIdentity()).isEqualTo(POD + "_0c1d");
@@ -172,6 +185,96 @@ class ReleaseLeaseCommandTest {
                     .as("times as the API server's MicroTime reads them (RFC 3339, six fractional digits)")
                     .containsPattern("\"renewTime\":\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}Z\"")
                     .doesNotContain("null");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void atTheSigtermWaitsUntilKubeSchedulersPortRefusesThenGivesBack() throws Exception {
+        ScriptedApi api = new ScriptedApi();
+        api.reads.add(lease(POD + "_0c1d", "41"));
+        api.statuses.add(200);
+        try (ServerSocket scheduler = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            int port = scheduler.getLocalPort();
+            assertThat(ReleaseLeaseCommand.onStop(api, POD, port, Duration.ofMillis(300)))
+                    .as("a kube-scheduler that still listens (outlived a short grace period, or frozen)")
+                    .contains("still listens")
+                    .contains("leaving the lease alone");
+            assertThat(api.written).isEmpty();
+
+            Instant start = Instant.now();
+            CompletableFuture.runAsync(
+                    () -> {
+                        try {
+                            scheduler.close();
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    },
+                    CompletableFuture.delayedExecutor(400, TimeUnit.MILLISECONDS));
+            String outcome = ReleaseLeaseCommand.onStop(api, POD, port, Duration.ofSeconds(10));
+
+            assertThat(outcome).startsWith("gave back");
+            assertThat(Duration.between(start, Instant.now()))
+                    .as("not before the port closed")
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(350));
+            assertThat(api.written).hasSize(1);
+        }
+    }
+
+    @Test
+    void tellsAStartingKubeSchedulerFromOneThatNeverStarts() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        assertThat(ReleaseLeaseCommand.awaitPort(port, true, Duration.ofMillis(300)))
+                .as("nothing listens: run as an ordinary init container, kube-scheduler waits for it")
+                .isFalse();
+        try (ServerSocket scheduler = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
+            assertThat(ReleaseLeaseCommand.awaitPort(port, true, Duration.ofMillis(300)))
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void trustsTheClusterCaAsTheFileHasItNow(@TempDir Path dir) throws Exception {
+        CertificateIssuer issuer = new CertificateIssuer();
+        Instant now = Instant.now();
+        RotationPolicy.Validity valid = new RotationPolicy.Validity(now.minusSeconds(60), now.plusSeconds(3600));
+        Issued ca = issuer.ca("cluster-ca", valid);
+        Issued other = issuer.ca("another-ca", valid);
+        Issued serving = issuer.serving(ca, List.of("localhost"), valid);
+        SSLContext serverContext =
+                AwaitExtenderCommand.sslContext(ca.certificatePem(), serving.certificatePem(), serving.keyPem());
+        HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setHttpsConfigurator(new HttpsConfigurator(serverContext));
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.sendResponseHeaders(404, -1);
+            exchange.close();
+        });
+        server.start();
+        Path caFile = dir.resolve("ca.crt");
+        Path token = dir.resolve("token");
+        Files.writeString(token, "t");
+        try {
+            Files.writeString(caFile, other.certificatePem());
+            var clients = new ReleaseLeaseCommand.TrustingTheClusterCa(caFile);
+            var api = new ReleaseLeaseCommand.InCluster(
+                    clients,
+                    ReleaseLeaseCommand.InCluster.leaseUri(
+                            "https://localhost:" + server.getAddress().getPort(), "ns", "l"),
+                    token);
+            assertThatThrownBy(api::get)
+                    .as("a server the CA in the file did not sign")
+                    .isInstanceOf(IOException.class);
+
+            Files.writeString(caFile, ca.certificatePem());
+            assertThat(api.get())
+                    .as("the rotated CA, read again: a 404 is no lease")
+                    .isNull();
         } finally {
             server.stop(0);
         }

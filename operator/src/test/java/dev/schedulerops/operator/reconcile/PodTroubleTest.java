@@ -14,6 +14,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PodTroubleTest {
     private static final String FIELD = "spec.extender.resources";
@@ -214,12 +215,13 @@ class PodTroubleTest {
         assertThat(trouble.message()).contains("64Mi", "spec.extender.resources.limits.memory");
     }
 
-    @Test
-    void anOomKilledInitContainerIsNotBlamedOnTheProfilesLimit() {
+    @ParameterizedTest
+    @ValueSource(strings = {Names.AWAIT_EXTENDER_CONTAINER, Names.RELEASE_LEASE_CONTAINER})
+    void anOomKilledInitContainerOrSidecarIsNotBlamedOnTheProfilesLimit(String name) {
         Pod pod = pod("p-1", "2026-11-23T10:00:00Z")
                 .editSpec()
                 .addNewInitContainer()
-                .withName(Names.AWAIT_EXTENDER_CONTAINER)
+                .withName(name)
                 .withNewResources()
                 .withLimits(Map.of("memory", new Quantity("128Mi")))
                 .endResources()
@@ -227,7 +229,7 @@ class PodTroubleTest {
                 .endSpec()
                 .withNewStatus()
                 .addNewInitContainerStatus()
-                .withName(Names.AWAIT_EXTENDER_CONTAINER)
+                .withName(name)
                 .withRestartCount(2)
                 .withNewLastState()
                 .withNewTerminated()
@@ -243,7 +245,7 @@ class PodTroubleTest {
 
         assertThat(trouble.reason()).isEqualTo("OOMKilled");
         assertThat(trouble.message())
-                .contains("container " + Names.AWAIT_EXTENDER_CONTAINER, "128Mi", "the operator sets that limit")
+                .contains("container " + name, "128Mi", "the operator sets that limit")
                 .doesNotContain(FIELD);
     }
 

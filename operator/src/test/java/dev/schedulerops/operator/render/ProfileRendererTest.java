@@ -9,6 +9,7 @@ import dev.schedulerops.operator.model.ApiServerEndpoint;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.ImagePolicy;
 import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.model.TlsFacts;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -73,6 +74,38 @@ class ProfileRendererTest {
                             deployment.getMetadata().getName())
                     .isLessThanOrEqualTo(2);
         }
+    }
+
+    /**
+     * The release-lease sidecar: a native sidecar (restartPolicy Always) after await-extender, told the lease and
+     * kube-scheduler's port; absent without leader election, and when the operator's setting turns it off.
+     */
+    @Test
+    void schedulerPodsRunTheReleaseLeaseSidecarUnlessThereIsNoLeaseOrItIsTurnedOff() {
+        var init = podSpec(render("labelKey: k").schedulerDeployment()).getInitContainers();
+        assertThat(init)
+                .extracting(Container::getName)
+                .containsExactly(Names.AWAIT_EXTENDER_CONTAINER, Names.RELEASE_LEASE_CONTAINER);
+        Container sidecar = init.get(1);
+        assertThat(sidecar.getRestartPolicy()).isEqualTo("Always");
+        assertThat(sidecar.getImage()).isEqualTo(Samples.FACTS.operatorImage());
+        assertThat(sidecar.getArgs())
+                .containsExactly(
+                        "release-lease",
+                        "--namespace=" + Samples.FACTS.workloadNamespace(),
+                        "--lease=" + new Names("p", Samples.FACTS.workloadNamespace()).schedulerLease(),
+                        "--scheduler-port=" + Names.SCHEDULER_SECURE_PORT);
+
+        assertThat(podSpec(render("labelKey: k\nscheduler: {leaderElection: {leaderElect: false}}")
+                                .schedulerDeployment())
+                        .getInitContainers())
+                .extracting(Container::getName)
+                .containsExactly(Names.AWAIT_EXTENDER_CONTAINER);
+        RenderResult off = ProfileRenderer.render(profile("labelKey: k"), Samples.FACTS.withReleaseLeaseSidecar(false));
+        assertThat(podSpec(((RenderResult.Valid) off).state().schedulerDeployment())
+                        .getInitContainers())
+                .extracting(Container::getName)
+                .containsExactly(Names.AWAIT_EXTENDER_CONTAINER);
     }
 
     /** A profile may pin its scheduler image: the probes follow the image's version, not the cluster's. */

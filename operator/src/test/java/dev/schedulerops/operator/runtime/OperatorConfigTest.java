@@ -84,6 +84,19 @@ class OperatorConfigTest {
     }
 
     @Test
+    void theReleaseLeaseSidecarIsOnUnlessTurnedOff() {
+        assertThat(OperatorConfig.fromEnvironment(Map.of(), Optional::empty).releaseLeaseSidecar())
+                .isTrue();
+        assertThat(OperatorConfig.fromEnvironment(
+                                Map.of("SCHEDULEROPS_RELEASE_LEASE_SIDECAR", "false"), Optional::empty)
+                        .releaseLeaseSidecar())
+                .isFalse();
+        assertThatThrownBy(() -> OperatorConfig.fromEnvironment(
+                        Map.of("SCHEDULEROPS_RELEASE_LEASE_SIDECAR", "off"), Optional::empty))
+                .hasMessageContaining("SCHEDULEROPS_RELEASE_LEASE_SIDECAR");
+    }
+
+    @Test
     void podEventsAreOffUnlessAskedForAndTheirGraceIsNotNegative() {
         assertThat(OperatorConfig.fromEnvironment(Map.of(), Optional::empty).podEventSettings())
                 .isEqualTo(new dev.schedulerops.operator.reconcile.UnscheduledPodWatch.Settings(
