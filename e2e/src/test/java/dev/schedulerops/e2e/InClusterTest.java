@@ -1135,10 +1135,13 @@ class InClusterTest {
                             .isZero();
                 });
         // A scheduler pod's sidecar runs as long as the pod: it too is Ready and never restarted.
+        boolean schedulerPod = Labels.COMPONENT_SCHEDULER.equals(
+                current.getMetadata().getLabels().get(Labels.COMPONENT));
         assertThat(java.util.Optional.ofNullable(current.getStatus().getInitContainerStatuses())
                         .orElse(List.of()))
                 .as("sidecars of %s", name(pod))
                 .filteredOn(c -> Names.RELEASE_LEASE_CONTAINER.equals(c.getName()))
+                .hasSize(schedulerPod ? 1 : 0)
                 .allSatisfy(c -> {
                     assertThat(c.getReady()).as("%s ready", c.getName()).isTrue();
                     assertThat(c.getRestartCount())
