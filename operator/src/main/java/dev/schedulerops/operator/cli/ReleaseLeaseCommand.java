@@ -205,9 +205,11 @@ public final class ReleaseLeaseCommand implements Callable<Integer> {
     }
 
     private static String holder(Lease lease) {
-        return lease == null || lease.getSpec() == null
-                ? "none (no lease)"
-                : lease.getSpec().getHolderIdentity();
+        if (lease == null || lease.getSpec() == null) {
+            return "none (no lease)";
+        }
+        String holder = lease.getSpec().getHolderIdentity();
+        return holder == null || holder.isEmpty() ? "nobody (given back)" : holder;
     }
 
     private static ZonedDateTime now() {

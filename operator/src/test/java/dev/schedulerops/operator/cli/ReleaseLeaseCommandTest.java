@@ -112,7 +112,9 @@ class ReleaseLeaseCommandTest {
                 .startsWith("lease not held by a process of " + POD)
                 .contains("gpu-scheduler-7d9f-xyzzy_9e8f");
         api.reads.add(lease(null, "43"));
-        assertThat(ReleaseLeaseCommand.giveBack(api, POD, 3)).startsWith("lease not held");
+        assertThat(ReleaseLeaseCommand.giveBack(api, POD, 3))
+                .startsWith("lease not held")
+                .contains("holder: nobody (given back)");
         assertThat(api.written).isEmpty();
     }
 
