@@ -40,6 +40,14 @@ public final class OwnedInformers {
     static final String MANAGED_SELECTOR = Labels.MANAGED_BY + "=" + Labels.MANAGED_BY_VALUE;
 
     /**
+     * How many objects one list request of an informer returns; the rest come in further pages. Without a limit the
+     * API server answers a list in one response, which the client holds whole, as bytes and as objects, before the
+     * informer stores the first item: that is the operator's memory peak at start-up, and on a large cluster (the
+     * Node informer: thousands of nodes, each with its image list) far more. Every informer of the operator uses it.
+     */
+    public static final long LIST_PAGE_SIZE = 100;
+
+    /**
      * By type, then by namespace ({@link #ALL_NAMESPACES} for a cluster-scoped kind): one informer, and so one cache,
      * for each namespace. JOSDK hands a configuration's ItemStore to the informer of every namespace it lists, and
      * fabric8's informer drops from its store whatever its own list did not return: with one store for two namespaces,
@@ -78,6 +86,7 @@ public final class OwnedInformers {
                         Node.class, SchedulerProfile.class)
                 .withName("nodes")
                 .withItemStore(new LeanItemStore<>())
+                .withInformerListLimit(LIST_PAGE_SIZE)
                 .withWatchAllNamespaces()
                 .withOnUpdateFilter((newNode, oldNode) -> !Objects.equals(
                         newNode.getMetadata().getLabels(), oldNode.getMetadata().getLabels()))
@@ -119,6 +128,7 @@ public final class OwnedInformers {
                         Pod.class, SchedulerProfile.class)
                 .withName("pods")
                 .withItemStore(new LeanItemStore<>())
+                .withInformerListLimit(LIST_PAGE_SIZE)
                 .withLabelSelector(MANAGED_SELECTOR)
                 .withOnUpdateFilter((newPod, oldPod) -> !Objects.equals(newPod.getStatus(), oldPod.getStatus()))
                 .withSecondaryToPrimaryMapper(OwnedInformers::profileOf);
@@ -145,6 +155,7 @@ public final class OwnedInformers {
                         type, SchedulerProfile.class)
                 .withName(name)
                 .withItemStore(new LeanItemStore<>())
+                .withInformerListLimit(LIST_PAGE_SIZE)
                 .withLabelSelector(MANAGED_SELECTOR)
                 .withSecondaryToPrimaryMapper(OwnedInformers::profileOf);
         return new InformerEventSource<>(in(builder, namespace.map(Set::of)).build(), context);

@@ -82,6 +82,7 @@ public class PreviewReconciler implements Reconciler<SchedulerProfilePreview> {
         InformerEventSourceConfiguration<Pod> pods = InformerEventSourceConfiguration.from(
                         Pod.class, SchedulerProfilePreview.class)
                 .withName("preview-sandboxes")
+                .withInformerListLimit(OwnedInformers.LIST_PAGE_SIZE)
                 .withNamespaces(Set.of(facts.get().workloadNamespace()))
                 .withLabelSelector(Labels.COMPONENT + "=" + Labels.COMPONENT_PREVIEW_SANDBOX)
                 .withSecondaryToPrimaryMapper(PreviewReconciler::previewOf)

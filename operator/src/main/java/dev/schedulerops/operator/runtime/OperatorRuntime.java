@@ -2,6 +2,7 @@ package dev.schedulerops.operator.runtime;
 
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.reconcile.LeanItemStore;
+import dev.schedulerops.operator.reconcile.OwnedInformers;
 import dev.schedulerops.operator.reconcile.OwnedKind;
 import dev.schedulerops.operator.reconcile.PreviewReconciler;
 import dev.schedulerops.operator.reconcile.ProfileEvents;
@@ -166,7 +167,7 @@ public final class OperatorRuntime implements AutoCloseable {
             }
         });
         operator.register(reconciler, overrider -> {
-            overrider.withItemStore(new LeanItemStore<>());
+            overrider.withItemStore(new LeanItemStore<>()).withInformerListLimit(OwnedInformers.LIST_PAGE_SIZE);
             if (!config.profileSelector().isEmpty()) {
                 overrider.withLabelSelector(config.profileSelector());
             }
@@ -177,7 +178,7 @@ public final class OperatorRuntime implements AutoCloseable {
                     () -> facts.withKubernetesVersion(reconciler.kubernetesVersion()),
                     config.previews(),
                     java.time.Clock.systemUTC());
-            operator.register(previews);
+            operator.register(previews, overrider -> overrider.withInformerListLimit(OwnedInformers.LIST_PAGE_SIZE));
         }
         this.versionWatch = new ClusterVersionWatch(
                 facts.kubernetesVersion(), () -> serverVersion(client), reconciler::clusterVersionChanged);

@@ -3,6 +3,7 @@ package dev.schedulerops.operator.runtime;
 import dev.schedulerops.operator.api.SchedulerProfile;
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.reconcile.LeanItemStore;
+import dev.schedulerops.operator.reconcile.OwnedInformers;
 import dev.schedulerops.operator.reconcile.ProfileEvents;
 import dev.schedulerops.operator.reconcile.SchedulerLeaseHandOver;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -58,6 +59,7 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
                 .inNamespace(namespace)
                 .withLabel(Labels.COMPONENT, Labels.COMPONENT_SCHEDULER)
                 .withLabel(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE)
+                .withLimit(OwnedInformers.LIST_PAGE_SIZE)
                 .runnableInformer(0)
                 .itemStore(new LeanItemStore<>())
                 .addEventHandler(new ResourceEventHandler<>() {

@@ -22,6 +22,7 @@ final class AuditLog {
      * One completed request.
      *
      * @param involvedObject for an Event (whose own name is generated), the name of the object it is about
+     * @param uri the request's path and query, as the client sent it
      */
     record Request(
             String user,
@@ -30,7 +31,8 @@ final class AuditLog {
             String subresource,
             String namespace,
             String name,
-            String involvedObject) {
+            String involvedObject,
+            String uri) {
         boolean write() {
             return WRITES.contains(verb);
         }
@@ -83,7 +85,8 @@ final class AuditLog {
                         event.path("requestObject")
                                 .path("involvedObject")
                                 .path("name")
-                                .asText()));
+                                .asText(),
+                        event.path("requestURI").asText()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedulerops.operator.model.Labels;
 import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.reconcile.OwnedInformers;
+import dev.schedulerops.operator.reconcile.OwnedKind;
 import dev.schedulerops.operator.reconcile.ProfileStatuses;
 import java.util.List;
 import java.util.Map;
@@ -75,8 +77,35 @@ class OperatorRestartTest {
                             p, names.scheduler(), names.authReaderBinding())
                     .isEmpty();
 
+            assertThat(informerLists(mark))
+                    .as("the second operator's informers' initial lists (each kind it owns, its profiles, nodes, pods)")
+                    .hasSizeGreaterThanOrEqualTo(OwnedKind.values().length + 3)
+                    .allSatisfy(uri -> assertThat(uri)
+                            .as("a list of one page at most")
+                            .contains("limit=" + OwnedInformers.LIST_PAGE_SIZE));
+
             tier.profile("p").delete();
             Eventually.until("p is torn down", () -> tier.profile("p").get() == null);
         }
+    }
+
+    /**
+     * The request URIs of the informers' lists after {@code offset}: a list (not a watch) that selects on the
+     * managed-by label or this operator's profile label, or lists nodes. The tier's fake controllers list only at
+     * their own start, without a selector, and never nodes.
+     */
+    private static List<String> informerLists(long offset) {
+        return AuditLog.since(offset).stream()
+                .filter(r -> BareApiServer.ADMIN_USER.equals(r.user())
+                        && r.verb().equals("list")
+                        && (r.resource().equals("nodes")
+                                || r.uri().contains(urlEncoded(Labels.MANAGED_BY))
+                                || r.uri().contains(urlEncoded(ApiServerTier.OWN_OPERATOR))))
+                .map(AuditLog.Request::uri)
+                .toList();
+    }
+
+    private static String urlEncoded(String labelKey) {
+        return java.net.URLEncoder.encode(labelKey, java.nio.charset.StandardCharsets.UTF_8);
     }
 }
