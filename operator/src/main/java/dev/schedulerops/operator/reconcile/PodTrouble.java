@@ -32,10 +32,16 @@ public record PodTrouble(String reason, String pod, String message) {
     public static final String REASON_OOM_KILLED = "OOMKilled";
     public static final String REASON_UNSCHEDULABLE = "Unschedulable";
     public static final String REASON_CONTAINER_CONFIG = "CreateContainerConfigError";
+    public static final String REASON_NO_NATIVE_SIDECARS = "NativeSidecarsUnsupported";
 
     /** Every reason this class gives; the status recorder announces a change into one of them as a Warning. */
     public static final Set<String> REASONS = Set.of(
-            REASON_IMAGE_PULL, REASON_CRASH_LOOP, REASON_OOM_KILLED, REASON_UNSCHEDULABLE, REASON_CONTAINER_CONFIG);
+            REASON_IMAGE_PULL,
+            REASON_CRASH_LOOP,
+            REASON_OOM_KILLED,
+            REASON_UNSCHEDULABLE,
+            REASON_CONTAINER_CONFIG,
+            REASON_NO_NATIVE_SIDECARS);
 
     /** The tail of a termination message kept: the error is at the end, and an event holds 1 KiB in all. */
     static final int TERMINATION_MESSAGE_TAIL = 600;
@@ -70,6 +76,10 @@ public record PodTrouble(String reason, String pod, String message) {
         if (unschedulable.isPresent()) {
             return unschedulable;
         }
+        Optional<PodTrouble> noSidecars = sidecarRunAsInitContainer(pod, name);
+        if (noSidecars.isPresent()) {
+            return noSidecars;
+        }
         return containerStatuses(pod).stream()
                 .flatMap(status -> container(pod, status.getName())
                         .flatMap(container -> ofContainer(name, container, status, resourcesField))
@@ -91,6 +101,60 @@ public record PodTrouble(String reason, String pod, String message) {
                         name,
                         "pod " + name + " cannot be scheduled: " + oneLine(condition.getMessage())
                                 + " (check the component's nodeSelector, affinity, tolerations and resources)"));
+    }
+
+    /**
+     * The scheduler pod's {@code release-lease} sidecar run as an ordinary init container, which never completes, so
+     * the pod waits in Init for good. Either the API server dropped its {@code restartPolicy: Always} (the
+     * SidecarContainers feature gate is off there), or the node's kubelet does not run native sidecars (before 1.29,
+     * or the gate off on the node): that kubelet reports the pod not initialized on {@code release-lease} while
+     * {@code release-lease} runs, which a kubelet that runs it as a sidecar never does (it counts a started sidecar as
+     * initialized).
+     */
+    static Optional<PodTrouble> sidecarRunAsInitContainer(Pod pod, String name) {
+        Optional<Container> sidecar = initContainers(pod).stream()
+                .filter(c -> Names.RELEASE_LEASE_CONTAINER.equals(c.getName()))
+                .findFirst();
+        if (sidecar.isEmpty()) {
+            return Optional.empty();
+        }
+        String remedy = "; turn the sidecar off with the operator's setting SCHEDULEROPS_RELEASE_LEASE_SIDECAR=false"
+                + " (Helm value releaseLeaseSidecar: false), or enable native sidecars (kubelet 1.29 or later, the"
+                + " SidecarContainers feature gate on)";
+        if (!"Always".equals(sidecar.get().getRestartPolicy())) {
+            return Optional.of(new PodTrouble(
+                    REASON_NO_NATIVE_SIDECARS,
+                    name,
+                    "pod " + name + " will wait in Init for good: the API server dropped restartPolicy: Always from"
+                            + " its init container " + Names.RELEASE_LEASE_CONTAINER
+                            + " (its SidecarContainers feature gate is off), so the kubelet waits for that container"
+                            + " to complete, and it runs until the pod stops" + remedy));
+        }
+        boolean running = containerStatuses(pod).stream()
+                .filter(s -> Names.RELEASE_LEASE_CONTAINER.equals(s.getName()))
+                .anyMatch(s -> s.getState() != null && s.getState().getRunning() != null);
+        boolean notInitializedOnIt = pod.getStatus() != null
+                && pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Initialized".equals(c.getType())
+                                && "False".equals(c.getStatus())
+                                && c.getMessage() != null
+                                && c.getMessage().contains(Names.RELEASE_LEASE_CONTAINER));
+        if (!running || !notInitializedOnIt) {
+            return Optional.empty();
+        }
+        return Optional.of(new PodTrouble(
+                REASON_NO_NATIVE_SIDECARS,
+                name,
+                "pod " + name + " waits in Init: its node's kubelet runs the sidecar " + Names.RELEASE_LEASE_CONTAINER
+                        + " as an ordinary init container and waits for it to complete, which it does not until the"
+                        + " pod stops (the kubelet does not run native sidecars)" + remedy));
+    }
+
+    private static List<Container> initContainers(Pod pod) {
+        return pod.getSpec() == null || pod.getSpec().getInitContainers() == null
+                ? List.of()
+                : pod.getSpec().getInitContainers();
     }
 
     /**

@@ -222,6 +222,7 @@ class PodTroubleTest {
                 .editSpec()
                 .addNewInitContainer()
                 .withName(name)
+                .withRestartPolicy(Names.RELEASE_LEASE_CONTAINER.equals(name) ? "Always" : null)
                 .withNewResources()
                 .withLimits(Map.of("memory", new Quantity("128Mi")))
                 .endResources()
@@ -247,6 +248,96 @@ class PodTroubleTest {
         assertThat(trouble.message())
                 .contains("container " + name, "128Mi", "the operator sets that limit")
                 .doesNotContain(FIELD);
+    }
+
+    /**
+     * A scheduler pod on its node after await-extender completed: release-lease running, kube-scheduler not started;
+     * the Initialized condition as the kubelet writes it ({@code GeneratePodInitializedCondition}).
+     */
+    private static Pod schedulerPodWithSidecar(String restartPolicy, boolean initialized) {
+        return pod("p-scheduler-1", "2026-11-23T10:00:00Z")
+                .editSpec()
+                .addNewInitContainer()
+                .withName(Names.AWAIT_EXTENDER_CONTAINER)
+                .endInitContainer()
+                .addNewInitContainer()
+                .withName(Names.RELEASE_LEASE_CONTAINER)
+                .withRestartPolicy(restartPolicy)
+                .endInitContainer()
+                .endSpec()
+                .withNewStatus()
+                .addNewCondition()
+                .withType("Initialized")
+                .withStatus(initialized ? "True" : "False")
+                .withReason(initialized ? null : "ContainersNotInitialized")
+                .withMessage(
+                        initialized
+                                ? null
+                                : "containers with incomplete status: [" + Names.RELEASE_LEASE_CONTAINER + "]")
+                .endCondition()
+                .addNewInitContainerStatus()
+                .withName(Names.AWAIT_EXTENDER_CONTAINER)
+                .withNewState()
+                .withNewTerminated()
+                .withExitCode(0)
+                .withReason("Completed")
+                .endTerminated()
+                .endState()
+                .endInitContainerStatus()
+                .addNewInitContainerStatus()
+                .withName(Names.RELEASE_LEASE_CONTAINER)
+                .withStarted(initialized)
+                .withNewState()
+                .withNewRunning()
+                .withStartedAt("2026-11-23T10:00:05Z")
+                .endRunning()
+                .endState()
+                .endInitContainerStatus()
+                .addNewContainerStatus()
+                .withName("extender")
+                .withNewState()
+                .withNewWaiting()
+                .withReason(initialized ? "ContainerCreating" : "PodInitializing")
+                .endWaiting()
+                .endState()
+                .endContainerStatus()
+                .endStatus()
+                .build();
+    }
+
+    @Test
+    void aKubeletWithoutNativeSidecarsWaitingOnReleaseLeaseSaysHowToTurnTheSidecarOff() {
+        PodTrouble trouble = troubleOf(schedulerPodWithSidecar("Always", false)).orElseThrow();
+
+        assertThat(trouble.reason()).isEqualTo(PodTrouble.REASON_NO_NATIVE_SIDECARS);
+        assertThat(PodTrouble.REASONS).contains(trouble.reason());
+        assertThat(trouble.message())
+                .contains(
+                        "waits in Init",
+                        "does not run native sidecars",
+                        "SCHEDULEROPS_RELEASE_LEASE_SIDECAR=false",
+                        "releaseLeaseSidecar: false");
+    }
+
+    @Test
+    void aKubeletRunningReleaseLeaseAsASidecarIsNoTrouble() {
+        assertThat(troubleOf(schedulerPodWithSidecar("Always", true))).isEmpty();
+    }
+
+    @Test
+    void aSidecarWhoseRestartPolicyTheApiServerDroppedIsTroubleAtOnce() {
+        Pod pod = schedulerPodWithSidecar(null, false);
+        Pod justCreated = new PodBuilder(pod).withStatus(null).build();
+
+        for (Pod p : List.of(pod, justCreated)) {
+            PodTrouble trouble = troubleOf(p).orElseThrow();
+            assertThat(trouble.reason()).isEqualTo(PodTrouble.REASON_NO_NATIVE_SIDECARS);
+            assertThat(trouble.message())
+                    .contains(
+                            "dropped restartPolicy: Always",
+                            "SidecarContainers feature gate is off",
+                            "SCHEDULEROPS_RELEASE_LEASE_SIDECAR=false");
+        }
     }
 
     @Test
