@@ -43,6 +43,12 @@ public record PodTrouble(String reason, String pod, String message) {
             REASON_CONTAINER_CONFIG,
             REASON_NO_NATIVE_SIDECARS);
 
+    /**
+     * How the kubelet's Initialized condition names the init containers it still waits for ("containers with
+     * incomplete status: [a b]"); unknown ones, after a kubelet restart, are listed apart.
+     */
+    private static final String INCOMPLETE_INIT = "containers with incomplete status:";
+
     /** The tail of a termination message kept: the error is at the end, and an event holds 1 KiB in all. */
     static final int TERMINATION_MESSAGE_TAIL = 600;
 
@@ -139,6 +145,7 @@ public record PodTrouble(String reason, String pod, String message) {
                         .anyMatch(c -> "Initialized".equals(c.getType())
                                 && "False".equals(c.getStatus())
                                 && c.getMessage() != null
+                                && c.getMessage().contains(INCOMPLETE_INIT)
                                 && c.getMessage().contains(Names.RELEASE_LEASE_CONTAINER));
         if (!running || !notInitializedOnIt) {
             return Optional.empty();
