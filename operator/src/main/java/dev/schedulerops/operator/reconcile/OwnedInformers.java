@@ -43,7 +43,10 @@ public final class OwnedInformers {
      * How many objects one list request of an informer returns; the rest come in further pages. Without a limit the
      * API server answers a list in one response, which the client holds whole, as bytes and as objects, before the
      * informer stores the first item: that is the operator's memory peak at start-up, and on a large cluster (the
-     * Node informer: thousands of nodes, each with its image list) far more. Every informer of the operator uses it.
+     * Node informer: thousands of nodes, each with its image list) far more. Every informer that may list many objects
+     * uses it. The two that select by field list without it: their answer is small (one EndpointSlice; the pods no
+     * node took), and a list with a limit is a consistent read, which API servers before 1.34 serve from etcd, reading
+     * every pod of the cluster to find the unscheduled ones, where a list without one comes from the watch cache.
      */
     public static final long LIST_PAGE_SIZE = 100;
 

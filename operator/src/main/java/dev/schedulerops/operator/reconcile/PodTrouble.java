@@ -144,9 +144,7 @@ public record PodTrouble(String reason, String pod, String message) {
                 && pod.getStatus().getConditions().stream()
                         .anyMatch(c -> "Initialized".equals(c.getType())
                                 && "False".equals(c.getStatus())
-                                && c.getMessage() != null
-                                && c.getMessage().contains(INCOMPLETE_INIT)
-                                && c.getMessage().contains(Names.RELEASE_LEASE_CONTAINER));
+                                && incompleteInitContainers(c.getMessage()).contains(Names.RELEASE_LEASE_CONTAINER));
         if (!running || !notInitializedOnIt) {
             return Optional.empty();
         }
@@ -156,6 +154,17 @@ public record PodTrouble(String reason, String pod, String message) {
                 "pod " + name + " waits in Init: its node's kubelet runs the sidecar " + Names.RELEASE_LEASE_CONTAINER
                         + " as an ordinary init container and waits for it to complete, which it does not until the"
                         + " pod stops (the kubelet does not run native sidecars)" + remedy));
+    }
+
+    /** The names in the kubelet's "containers with incomplete status: [a b]", or none. */
+    static List<String> incompleteInitContainers(String message) {
+        int at = message == null ? -1 : message.indexOf(INCOMPLETE_INIT);
+        int open = at < 0 ? -1 : message.indexOf('[', at);
+        int close = open < 0 ? -1 : message.indexOf(']', open);
+        if (close < 0) {
+            return List.of();
+        }
+        return List.of(message.substring(open + 1, close).trim().split("\\s+"));
     }
 
     private static List<Container> initContainers(Pod pod) {

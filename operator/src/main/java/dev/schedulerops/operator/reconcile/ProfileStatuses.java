@@ -216,7 +216,10 @@ public final class ProfileStatuses {
                 .ifPresent(conditions::add);
         if ("False".equals(ready.getStatus())) {
             // Stalled: it cannot progress without someone's change (to the profile, or to what refused the apply).
-            boolean stalled = !"True".equals(configValid.getStatus()) || REASON_APPLY_FAILED.equals(ready.getReason());
+            // A pod that waits on a sidecar its kubelet does not run as one never starts, whatever the kubelet retries.
+            boolean stalled = !"True".equals(configValid.getStatus())
+                    || REASON_APPLY_FAILED.equals(ready.getReason())
+                    || PodTrouble.REASON_NO_NATIVE_SIDECARS.equals(ready.getReason());
             conditions.add(condition(
                     stalled ? STALLED : RECONCILING, true, ready.getReason(), ready.getMessage(), generation));
         }

@@ -141,7 +141,6 @@ public final class UnscheduledPodWatch implements AutoCloseable {
                         new FieldSelector.Field("spec.nodeName", ""),
                         new FieldSelector.Field("spec.schedulerName", Names.DEFAULT_SCHEDULER, true)))
                 .withItemStore(new PendingPodStore())
-                .withInformerListLimit(OwnedInformers.LIST_PAGE_SIZE)
                 .withSecondaryToPrimaryMapper(pod -> Set.of())
                 .build();
         return new InformerEventSource<>(config, context);

@@ -80,9 +80,9 @@ class OperatorRestartTest {
             assertThat(informerLists(mark))
                     .as("the second operator's informers' initial lists (each kind it owns, its profiles, nodes, pods)")
                     .hasSizeGreaterThanOrEqualTo(OwnedKind.values().length + 3)
-                    .allSatisfy(uri -> assertThat(uri)
-                            .as("a list of one page at most")
-                            .contains("limit=" + OwnedInformers.LIST_PAGE_SIZE));
+                    .allSatisfy(uri -> assertThat(queryParameter(uri, "limit"))
+                            .as("the page size of %s", uri)
+                            .contains(String.valueOf(OwnedInformers.LIST_PAGE_SIZE)));
 
             tier.profile("p").delete();
             Eventually.until("p is torn down", () -> tier.profile("p").get() == null);
@@ -92,7 +92,8 @@ class OperatorRestartTest {
     /**
      * The request URIs of the informers' lists after {@code offset}: a list (not a watch) that selects on the
      * managed-by label or this operator's profile label, or lists nodes. The tier's fake controllers list only at
-     * their own start, without a selector, and never nodes.
+     * their own start, without a selector, and never nodes. The two informers that select by field list unpaged on
+     * purpose (see {@link OwnedInformers#LIST_PAGE_SIZE}) and are left out.
      */
     private static List<String> informerLists(long offset) {
         return AuditLog.since(offset).stream()
@@ -103,6 +104,16 @@ class OperatorRestartTest {
                                 || r.uri().contains(urlEncoded(ApiServerTier.OWN_OPERATOR))))
                 .map(AuditLog.Request::uri)
                 .toList();
+    }
+
+    private static java.util.Optional<String> queryParameter(String uri, String name) {
+        int query = uri.indexOf('?');
+        return query < 0
+                ? java.util.Optional.empty()
+                : java.util.Arrays.stream(uri.substring(query + 1).split("&"))
+                        .filter(pair -> pair.startsWith(name + "="))
+                        .map(pair -> pair.substring(name.length() + 1))
+                        .findFirst();
     }
 
     private static String urlEncoded(String labelKey) {

@@ -95,6 +95,11 @@ class LeanItemStoreTest {
                 .addToLimits("memory", new io.fabric8.kubernetes.api.model.Quantity("512Mi"))
                 .endResources()
                 .endContainer()
+                .addNewInitContainer()
+                .withName("release-lease")
+                .withRestartPolicy("Always")
+                .withArgs("release-lease")
+                .endInitContainer()
                 .endSpec()
                 .withNewStatus()
                 .addNewContainerStatus()
@@ -115,6 +120,12 @@ class LeanItemStoreTest {
             assertThat(c.getResources().getLimits()).containsKey("memory");
             assertThat(c.getEnv()).isEmpty();
             assertThat(c.getImage()).isEqualTo("ghcr.io/schedulerops/schedulerops-extender:0.1.0");
+        });
+        assertThat(stored.getSpec().getInitContainers()).singleElement().satisfies(c -> {
+            assertThat(c.getRestartPolicy())
+                    .as("a native sidecar's, for PodTrouble")
+                    .isEqualTo("Always");
+            assertThat(c.getArgs()).isEmpty();
         });
         assertThat(stored.getStatus().getContainerStatuses().get(0).getRestartCount())
                 .isEqualTo(3);

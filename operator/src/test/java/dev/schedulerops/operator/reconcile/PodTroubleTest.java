@@ -325,6 +325,37 @@ class PodTroubleTest {
     }
 
     @Test
+    void onlyTheKubeletsIncompleteListCountsNotItsUnknownOnesNorASidecarNotYetRunning() {
+        Pod unknownAfterRestart = new PodBuilder(schedulerPodWithSidecar("Always", false))
+                .editStatus()
+                .editFirstCondition()
+                .withMessage("containers with unknown status: [" + Names.RELEASE_LEASE_CONTAINER
+                        + "], containers with incomplete status: [" + Names.AWAIT_EXTENDER_CONTAINER + "]")
+                .endCondition()
+                .endStatus()
+                .build();
+        Pod notYetRunning = new PodBuilder(schedulerPodWithSidecar("Always", false))
+                .editStatus()
+                .editLastInitContainerStatus()
+                .withNewState()
+                .withNewWaiting()
+                .withReason("ContainerCreating")
+                .endWaiting()
+                .endState()
+                .endInitContainerStatus()
+                .endStatus()
+                .build();
+
+        assertThat(troubleOf(unknownAfterRestart)).isEmpty();
+        assertThat(troubleOf(notYetRunning)).isEmpty();
+        assertThat(PodTrouble.incompleteInitContainers(
+                        "containers with unknown status: [a], containers with incomplete status: [b release-lease]"))
+                .containsExactly("b", "release-lease");
+        assertThat(PodTrouble.incompleteInitContainers("containers with unknown status: [release-lease]"))
+                .isEmpty();
+    }
+
+    @Test
     void aSidecarWhoseRestartPolicyTheApiServerDroppedIsTroubleAtOnce() {
         Pod pod = schedulerPodWithSidecar(null, false);
         Pod justCreated = new PodBuilder(pod).withStatus(null).build();

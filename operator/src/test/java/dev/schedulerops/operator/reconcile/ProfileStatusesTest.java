@@ -279,6 +279,39 @@ class ProfileStatusesTest {
     }
 
     @Test
+    void aSchedulerPodWhoseSidecarCannotRunIsStalled() {
+        Pod stuck = new PodBuilder()
+                .withNewMetadata()
+                .withName("p-scheduler-1")
+                .withCreationTimestamp("2024-05-01T10:00:00Z")
+                .endMetadata()
+                .withNewSpec()
+                .addNewInitContainer()
+                .withName(Names.RELEASE_LEASE_CONTAINER)
+                .endInitContainer()
+                .addNewContainer()
+                .withName("kube-scheduler")
+                .withImage("ks:v1")
+                .endContainer()
+                .endSpec()
+                .build();
+
+        SchedulerProfileStatus status = ProfileStatuses.compute(
+                null,
+                withPods(
+                        valid(Deployments.available("p-extender"), Deployments.schedulerWithHash("h1", false), "h1"),
+                        List.of(),
+                        List.of(stuck)),
+                T0);
+
+        assertThat(condition(status, "Ready").getReason()).isEqualTo(PodTrouble.REASON_NO_NATIVE_SIDECARS);
+        assertThat(condition(status, "Stalled").getStatus())
+                .as("no kubelet retry starts it: kstatus tools should stop waiting")
+                .isEqualTo("True");
+        assertThat(status.getConditions()).extracting(Condition::getType).doesNotContain("Reconciling");
+    }
+
+    @Test
     void aSchedulerOnAnOlderConfigMeansRollingOutScheduler() {
         SchedulerProfileStatus status = ProfileStatuses.compute(
                 null,
