@@ -49,6 +49,17 @@ public final class FluxControllers {
                         "--health-addr=127.0.0.1:" + sourceHealth,
                         "--log-encoding=console"),
                 environment);
+        // The artifact server listens only once the manager runs: before anything else may take a port, and with a
+        // clear failure when it could not bind (source-controller logs that and keeps running).
+        Await.until(Duration.ofSeconds(60), "Flux's source-controller serves artifacts on port " + storagePort, () -> {
+            if (!source.isAlive()) {
+                throw new IllegalStateException("source-controller exited: " + source.tail());
+            }
+            if (source.log().contains("artifact server error")) {
+                throw new IllegalStateException("source-controller could not serve artifacts: " + source.tail());
+            }
+            return Loopback.status(storagePort, "/") > 0;
+        });
         int kustomizeHealth = LoopbackPorts.free();
         ChildProcess kustomize = cluster.startProcess(
                 "kustomize-controller",

@@ -15,9 +15,9 @@ import java.util.List;
  * apply's bookkeeping, which the operator does not read, and which as nested maps was the largest part of the
  * operator's heap: about a third of it with 200 profiles), and of a Node not its status (images, conditions, volumes:
  * the operator reads only node labels, and nodes are the most numerous objects it watches), and of a Pod's spec only
- * its node and its containers' names, images, resources and restart policies (what {@link PodTrouble} reads; volumes, environment, probes and
- * security contexts were most of a pod's share of the heap). In what it keeps, every empty map or list is the one shared
- * empty map or list ({@link SharedEmptyCollections}).
+ * its node and its containers' names, images, resources and restart policies (what {@link PodTrouble} reads;
+ * volumes, environment, probes and security contexts were most of a pod's share of the heap). In what it keeps, every
+ * empty map or list is the one shared empty map or list ({@link SharedEmptyCollections}).
  *
  * <p>Every informer of the operator stores through it: the owned kinds', the SchedulerProfiles' (whose server-side apply
  * bookkeeping from kubectl, GitOps tools and the operator's status writes was 3 entries a profile) and the scheduler
