@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Comparator;
 import java.util.List;
@@ -94,14 +95,8 @@ public record PodTrouble(String reason, String pod, String message) {
     }
 
     private static Optional<PodTrouble> unschedulable(Pod pod, String name) {
-        if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
-            return Optional.empty();
-        }
-        return pod.getStatus().getConditions().stream()
-                .filter(c -> "PodScheduled".equals(c.getType())
-                        && "False".equals(c.getStatus())
-                        && REASON_UNSCHEDULABLE.equals(c.getReason()))
-                .findFirst()
+        return falseCondition(pod, "PodScheduled")
+                .filter(condition -> REASON_UNSCHEDULABLE.equals(condition.getReason()))
                 .map(condition -> new PodTrouble(
                         REASON_UNSCHEDULABLE,
                         name,
@@ -118,9 +113,7 @@ public record PodTrouble(String reason, String pod, String message) {
      * initialized).
      */
     static Optional<PodTrouble> sidecarRunAsInitContainer(Pod pod, String name) {
-        Optional<Container> sidecar = initContainers(pod).stream()
-                .filter(c -> Names.RELEASE_LEASE_CONTAINER.equals(c.getName()))
-                .findFirst();
+        Optional<Container> sidecar = container(pod, Names.RELEASE_LEASE_CONTAINER);
         if (sidecar.isEmpty()) {
             return Optional.empty();
         }
@@ -139,12 +132,10 @@ public record PodTrouble(String reason, String pod, String message) {
         boolean running = containerStatuses(pod).stream()
                 .filter(s -> Names.RELEASE_LEASE_CONTAINER.equals(s.getName()))
                 .anyMatch(s -> s.getState() != null && s.getState().getRunning() != null);
-        boolean notInitializedOnIt = pod.getStatus() != null
-                && pod.getStatus().getConditions() != null
-                && pod.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Initialized".equals(c.getType())
-                                && "False".equals(c.getStatus())
-                                && incompleteInitContainers(c.getMessage()).contains(Names.RELEASE_LEASE_CONTAINER));
+        boolean notInitializedOnIt = falseCondition(pod, "Initialized")
+                .map(condition -> incompleteInitContainers(condition.getMessage()))
+                .filter(incomplete -> incomplete.contains(Names.RELEASE_LEASE_CONTAINER))
+                .isPresent();
         if (!running || !notInitializedOnIt) {
             return Optional.empty();
         }
@@ -167,10 +158,14 @@ public record PodTrouble(String reason, String pod, String message) {
         return List.of(message.substring(open + 1, close).trim().split("\\s+"));
     }
 
-    private static List<Container> initContainers(Pod pod) {
-        return pod.getSpec() == null || pod.getSpec().getInitContainers() == null
-                ? List.of()
-                : pod.getSpec().getInitContainers();
+    /** The pod's condition of {@code type} when its status is False. */
+    private static Optional<PodCondition> falseCondition(Pod pod, String type) {
+        if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+            return Optional.empty();
+        }
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> type.equals(c.getType()) && "False".equals(c.getStatus()))
+                .findFirst();
     }
 
     /**

@@ -7,8 +7,12 @@ import dev.schedulerops.operator.model.Names;
 import dev.schedulerops.operator.reconcile.OwnedInformers;
 import dev.schedulerops.operator.reconcile.OwnedKind;
 import dev.schedulerops.operator.reconcile.ProfileStatuses;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -57,9 +61,9 @@ class OperatorRestartTest {
                         List<String> metrics = second.metrics();
                         return metrics.contains("schedulerops_profile_ready{schedulerprofile=\"" + p + "\"} 1.0")
                                 && OwnOperator.value(metrics, "schedulerops_reconciles_running")
-                                        .equals(java.util.Optional.of(0.0))
+                                        .equals(Optional.of(0.0))
                                 && OwnOperator.value(metrics, "schedulerops_reconcile_queue_depth")
-                                        .equals(java.util.Optional.of(0.0));
+                                        .equals(Optional.of(0.0));
                     },
                     second::metrics);
             // The operators here run as the tier's admin, as does the fake Deployment controller, which writes only
@@ -106,17 +110,17 @@ class OperatorRestartTest {
                 .toList();
     }
 
-    private static java.util.Optional<String> queryParameter(String uri, String name) {
+    private static Optional<String> queryParameter(String uri, String name) {
         int query = uri.indexOf('?');
         return query < 0
-                ? java.util.Optional.empty()
-                : java.util.Arrays.stream(uri.substring(query + 1).split("&"))
+                ? Optional.empty()
+                : Arrays.stream(uri.substring(query + 1).split("&"))
                         .filter(pair -> pair.startsWith(name + "="))
                         .map(pair -> pair.substring(name.length() + 1))
                         .findFirst();
     }
 
     private static String urlEncoded(String labelKey) {
-        return java.net.URLEncoder.encode(labelKey, java.nio.charset.StandardCharsets.UTF_8);
+        return URLEncoder.encode(labelKey, StandardCharsets.UTF_8);
     }
 }

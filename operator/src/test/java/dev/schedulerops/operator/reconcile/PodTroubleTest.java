@@ -255,7 +255,9 @@ class PodTroubleTest {
      * the Initialized condition as the kubelet writes it ({@code GeneratePodInitializedCondition}).
      */
     private static Pod schedulerPodWithSidecar(String restartPolicy, boolean initialized) {
-        return pod("p-scheduler-1", "2026-11-23T10:00:00Z")
+        Pod waiting = ProfileStatusesTest.waiting(
+                "p-scheduler-1", "kube-scheduler", "ks:v1", initialized ? "ContainerCreating" : "PodInitializing");
+        return new PodBuilder(waiting)
                 .editSpec()
                 .addNewInitContainer()
                 .withName(Names.AWAIT_EXTENDER_CONTAINER)
@@ -265,7 +267,7 @@ class PodTroubleTest {
                 .withRestartPolicy(restartPolicy)
                 .endInitContainer()
                 .endSpec()
-                .withNewStatus()
+                .editStatus()
                 .addNewCondition()
                 .withType("Initialized")
                 .withStatus(initialized ? "True" : "False")
@@ -293,14 +295,6 @@ class PodTroubleTest {
                 .endRunning()
                 .endState()
                 .endInitContainerStatus()
-                .addNewContainerStatus()
-                .withName("extender")
-                .withNewState()
-                .withNewWaiting()
-                .withReason(initialized ? "ContainerCreating" : "PodInitializing")
-                .endWaiting()
-                .endState()
-                .endContainerStatus()
                 .endStatus()
                 .build();
     }

@@ -280,19 +280,12 @@ class ProfileStatusesTest {
 
     @Test
     void aSchedulerPodWhoseSidecarCannotRunIsStalled() {
-        Pod stuck = new PodBuilder()
-                .withNewMetadata()
-                .withName("p-scheduler-1")
-                .withCreationTimestamp("2024-05-01T10:00:00Z")
-                .endMetadata()
-                .withNewSpec()
+        // Its release-lease without restartPolicy: Always, as an API server with SidecarContainers off stores it.
+        Pod stuck = new PodBuilder(waiting("p-scheduler-1", "kube-scheduler", "ks:v1", "PodInitializing"))
+                .editSpec()
                 .addNewInitContainer()
                 .withName(Names.RELEASE_LEASE_CONTAINER)
                 .endInitContainer()
-                .addNewContainer()
-                .withName("kube-scheduler")
-                .withImage("ks:v1")
-                .endContainer()
                 .endSpec()
                 .build();
 
