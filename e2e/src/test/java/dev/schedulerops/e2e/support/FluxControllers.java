@@ -30,8 +30,14 @@ public final class FluxControllers {
                         "-f",
                         fluxDir.resolve("crds").toString())
                 .requireSuccess("applying Flux's CRDs");
+        // Every Flux CRD, not only the two the test uses: source-controller maps all its kinds at start and exits when
+        // one is not served yet ("no matches for kind HelmRepository", seen in CI).
         Crds.awaitEstablished(
-                cluster, "gitrepositories.source.toolkit.fluxcd.io", "kustomizations.kustomize.toolkit.fluxcd.io");
+                cluster,
+                cluster.client().apiextensions().v1().customResourceDefinitions().list().getItems().stream()
+                        .map(crd -> crd.getMetadata().getName())
+                        .filter(name -> name.endsWith(".toolkit.fluxcd.io"))
+                        .toArray(String[]::new));
         Map<String, String> environment =
                 Map.of("KUBECONFIG", cluster.kubeconfig().toString(), "RUNTIME_NAMESPACE", namespace);
         int storagePort = LoopbackPorts.free();
