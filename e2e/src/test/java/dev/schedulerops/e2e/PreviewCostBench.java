@@ -9,6 +9,7 @@ import dev.schedulerops.e2e.support.E2eSettings;
 import dev.schedulerops.e2e.support.KubernetesBinaries;
 import dev.schedulerops.e2e.support.ResultsFile;
 import dev.schedulerops.operator.preview.Json;
+import dev.schedulerops.operator.preview.LoopbackPorts;
 import dev.schedulerops.operator.preview.SandboxApi;
 import dev.schedulerops.operator.preview.SandboxCommands;
 import dev.schedulerops.operator.preview.SandboxFiles;
@@ -68,7 +69,7 @@ class PreviewCostBench {
         ResultsFile results = new ResultsFile("Preview cost", System.getProperty("schedulerops.preview.command", "?"));
         KubernetesBinaries binaries = KubernetesBinaries.locate();
         work = Files.createTempDirectory(E2eSettings.targetDir(), "preview-cost");
-        SandboxLayout liveLayout = SandboxLayout.local(work.resolve("live"), List.of(), PreviewCostBench::freePort);
+        SandboxLayout liveLayout = SandboxLayout.local(work.resolve("live"), List.of(), LoopbackPorts::free);
         long fillStart = System.nanoTime();
         try (KubernetesClient client = startLiveControlPlane(binaries.binDir(), liveLayout)) {
             fill(client);
@@ -398,14 +399,6 @@ class PreviewCostBench {
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
         } catch (IOException e) {
             return "(none)";
-        }
-    }
-
-    static int freePort() {
-        try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
     }
 

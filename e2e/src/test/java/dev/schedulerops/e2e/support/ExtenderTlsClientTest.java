@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schedulerops.operator.model.Names;
+import dev.schedulerops.operator.preview.LoopbackPorts;
 import dev.schedulerops.operator.tls.CertificateIssuer;
 import dev.schedulerops.operator.tls.Issued;
 import dev.schedulerops.operator.tls.RotationPolicy;

@@ -1,5 +1,6 @@
 package dev.schedulerops.e2e.support;
 
+import dev.schedulerops.operator.preview.LoopbackPorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.schedulerops.e2e.support;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.schedulerops.operator.preview.LoopbackPorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.schedulerops.operator.preview.LoopbackPorts;
 import dev.schedulerops.operator.tls.CertificateIssuer;
 import dev.schedulerops.operator.tls.Issued;
 import dev.schedulerops.operator.tls.RotationPolicy;

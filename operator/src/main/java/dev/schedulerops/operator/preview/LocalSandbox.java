@@ -6,8 +6,6 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,7 +61,7 @@ public final class LocalSandbox implements AutoCloseable {
         this.keepFiles = keepFiles;
         this.plan = plan;
         this.layout = SandboxLayout.local(
-                workDir, plan.runs().stream().map(SandboxPlan.Run::name).toList(), LocalSandbox::freePort);
+                workDir, plan.runs().stream().map(SandboxPlan.Run::name).toList(), LoopbackPorts::free);
     }
 
     /**
@@ -211,14 +209,6 @@ public final class LocalSandbox implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("could not delete the sandbox's files in " + dir, e);
-        }
-    }
-
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -1,13 +1,12 @@
 package dev.schedulerops.operator.apiserver;
 
+import dev.schedulerops.operator.preview.LoopbackPorts;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,9 +61,9 @@ final class BareApiServer implements AutoCloseable {
 
     private void startProcesses(ControlPlaneBinaries binaries) throws IOException {
         Files.createDirectories(workDir);
-        int etcdClient = freePort();
-        int etcdPeer = freePort();
-        securePort = freePort();
+        int etcdClient = LoopbackPorts.free();
+        int etcdPeer = LoopbackPorts.free();
+        securePort = LoopbackPorts.free();
         String etcdUrl = "http://127.0.0.1:" + etcdClient;
         String peerUrl = "http://127.0.0.1:" + etcdPeer;
         launch(
@@ -250,15 +249,6 @@ final class BareApiServer implements AutoCloseable {
                 .encodeToString(der);
         Files.writeString(file, "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n");
         return file;
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     static void sleep(Duration duration) {

@@ -12,7 +12,7 @@ class SandboxFilesTest {
     /** A work directory kept from an earlier run (--keep-work-dir) brought its etcd data, and its Nodes, back. */
     @Test
     void aSandboxStartsFromAnEmptyEtcdInAReusedWorkDirectory(@TempDir Path dir) throws Exception {
-        SandboxLayout layout = SandboxLayout.local(dir, List.of("current"), LocalSandbox::freePort);
+        SandboxLayout layout = SandboxLayout.local(dir, List.of("current"), LoopbackPorts::free);
         SandboxFiles.writeControlPlane(layout);
         Path earlier = Files.createDirectories(layout.etcdData().resolve("member/snap"))
                 .resolve("db");
