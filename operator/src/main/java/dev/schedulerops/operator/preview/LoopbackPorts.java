@@ -6,42 +6,61 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Free TCP ports on 127.0.0.1 for processes started on this machine (a local sandbox's components, the tests'
- * servers), which bind them some time after they are picked. Two things can take a picked port in that time, and both
- * have: another process given the same port as still free (kustomize-controller took source-controller's artifact
- * port), and the local end of an outgoing connection (a local sandbox's extender, a JVM that binds about two seconds
- * after it starts, found its port taken while kube-apiserver was opening its connections to etcd). So a port is
- * handed out once per JVM, and it is picked below the kernel's ephemeral range ({@code ip_local_port_range}), where
- * outgoing connections never take their local ports, rather than by binding port 0, which picks inside it.
+ * servers), which bind them some time after they are picked. In that time a port picked by binding port 0 can be
+ * taken by another process given it as free too, or by the local end of an outgoing connection: the kernel takes both
+ * from its ephemeral range ({@code ip_local_port_range}). So a port is picked outside that range, from
+ * [{@link #LOWEST}, {@link #CEILING}) (under kwokctl's ports, which count down from 32766, and Kubernetes' NodePorts),
+ * and handed out once per JVM.
  */
 public final class LoopbackPorts {
     private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
-    private static final int LINUX_DEFAULT_EPHEMERAL_LOW = 32768;
-    /** Below the ports well-known servers use, so a picked port rarely collides with a service of the machine. */
+    /** Linux's default ephemeral range, when /proc cannot say. */
+    private static final Range LINUX_DEFAULT_EPHEMERAL = new Range(32768, 61000);
+
     static final int LOWEST = 20000;
+    static final int CEILING = 30000;
+    /** Fewer ports than this outside the ephemeral range: the kernel's pick instead. */
+    private static final int ENOUGH = 1000;
 
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
+    /** Ports from {@code low} up to, not including, {@code high}. */
+    record Range(int low, int high) {
+        int size() {
+            return high - low;
+        }
+    }
+
     private LoopbackPorts() {}
 
-    /** A port nothing listens on now, below the ephemeral range, that this JVM has not handed out before. */
+    /** A port nothing listens on now, outside the ephemeral range, that this JVM has not handed out before. */
     public static int free() {
-        return free(LOWEST, ephemeralLow());
+        return free(candidates(ephemeral()));
+    }
+
+    /** Where to pick: under the ceiling and the ephemeral range, or above that range; empty when neither has room. */
+    static List<Range> candidates(Range ephemeral) {
+        Range below = new Range(LOWEST, Math.min(CEILING, ephemeral.low()));
+        Range above = new Range(Math.max(ephemeral.high(), LOWEST), 65536);
+        return List.of(below, above).stream()
+                .filter(r -> r.size() >= ENOUGH)
+                .limit(1)
+                .toList();
     }
 
     /**
-     * A port in [{@code lowest}, {@code ephemeralLow}), tried in turn from a random one so that JVMs started together
-     * rarely try the same ports; the kernel's pick when that range is too small.
+     * A port of the first range, tried in turn from a random one so that JVMs started together rarely try the same
+     * ports; with no range, the kernel's pick (inside its ephemeral range: the race is back, but nothing better is).
      */
-    static int free(int lowest, int ephemeralLow) {
-        int size = ephemeralLow - lowest;
-        if (size < 1000) {
-            // An ephemeral range reaching this low leaves no room below it: the kernel's own pick, inside the range.
+    static int free(List<Range> ranges) {
+        if (ranges.isEmpty()) {
             for (int attempt = 0; attempt < 1000; attempt++) {
                 int port = kernelPick();
                 if (HANDED_OUT.add(port)) {
@@ -49,9 +68,10 @@ public final class LoopbackPorts {
                 }
             }
         } else {
-            int start = ThreadLocalRandom.current().nextInt(size);
-            for (int i = 0; i < size; i++) {
-                int port = lowest + (start + i) % size;
+            Range range = ranges.get(0);
+            int start = ThreadLocalRandom.current().nextInt(range.size());
+            for (int i = 0; i < range.size(); i++) {
+                int port = range.low() + (start + i) % range.size();
                 if (!HANDED_OUT.contains(port) && bindable(port) && HANDED_OUT.add(port)) {
                     return port;
                 }
@@ -60,14 +80,14 @@ public final class LoopbackPorts {
         throw new IllegalStateException("no free loopback port that this JVM has not handed out already");
     }
 
-    static int ephemeralLow() {
+    static Range ephemeral() {
         try {
             // Not Files.readString: a /proc/sys file reads as size 0, so it reads one byte, then the kernel answers
             // nothing.
-            return Integer.parseInt(
-                    Files.readAllLines(EPHEMERAL_RANGE).get(0).trim().split("\\s+")[0]);
+            String[] bounds = Files.readAllLines(EPHEMERAL_RANGE).get(0).trim().split("\\s+");
+            return new Range(Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1]) + 1);
         } catch (IOException | RuntimeException e) {
-            return LINUX_DEFAULT_EPHEMERAL_LOW;
+            return LINUX_DEFAULT_EPHEMERAL;
         }
     }
 

@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
+import dev.schedulerops.operator.preview.LoopbackPorts;
 import dev.schedulerops.operator.tls.CertificateIssuer;
 import dev.schedulerops.operator.tls.Issued;
 import dev.schedulerops.operator.tls.RotationPolicy;
@@ -13,7 +14,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -34,7 +34,7 @@ class AwaitExtenderCommandTest {
 
     @Test
     void waitsUntilThePortAnswersAndTakesAnyStatusAsAnAnswer() throws Exception {
-        int port = freeLoopbackPort();
+        int port = LoopbackPorts.free();
         HttpServer[] server = new HttpServer[1];
         AtomicInteger requests = new AtomicInteger();
         Set<Integer> connections = ConcurrentHashMap.newKeySet();
@@ -75,7 +75,7 @@ class AwaitExtenderCommandTest {
 
     @Test
     void givesUpAfterItsTimeoutSayingWhatFailedLast() throws Exception {
-        int port = freeLoopbackPort();
+        int port = LoopbackPorts.free();
         Instant start = Instant.now();
 
         AwaitExtenderCommand.Outcome outcome = AwaitExtenderCommand.await(
@@ -150,11 +150,5 @@ class AwaitExtenderCommandTest {
 
         assertThat(exit).isZero();
         assertThat(out.toString()).contains("cannot wait for the extender").contains("/nonexistent/ca.crt");
-    }
-
-    private static int freeLoopbackPort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import dev.schedulerops.operator.model.Labels;
+import dev.schedulerops.operator.preview.LoopbackPorts;
 import dev.schedulerops.operator.tls.CertificateIssuer;
 import dev.schedulerops.operator.tls.Issued;
 import dev.schedulerops.operator.tls.RotationPolicy;
@@ -229,10 +230,7 @@ class ReleaseLeaseCommandTest {
 
     @Test
     void aPortNothingListensOnIsRefusedAtOnce() throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            port = probe.getLocalPort();
-        }
+        int port = LoopbackPorts.free();
         Instant start = Instant.now();
         assertThat(ReleaseLeaseCommand.awaitRefused(port, Duration.ofSeconds(5)))
                 .isTrue();

@@ -2,7 +2,9 @@ package dev.schedulerops.operator.preview;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedulerops.operator.preview.LoopbackPorts.Range;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
@@ -13,40 +15,64 @@ import org.junit.jupiter.api.Test;
 
 class LoopbackPortsTest {
     @Test
-    void portsArePickedBelowTheEphemeralRangeWhereOutgoingConnectionsNeverTakeThem() {
-        int ephemeralLow = LoopbackPorts.ephemeralLow();
+    void theMachinesEphemeralRangeIsReadFromTheKernel() {
+        // The kernel never lets the range start under 1024, and Linux's default starts at 32768.
+        Range ephemeral = LoopbackPorts.ephemeral();
+
+        assertThat(ephemeral.low()).isGreaterThanOrEqualTo(1024);
+        assertThat(ephemeral.high()).isGreaterThan(ephemeral.low()).isLessThanOrEqualTo(65536);
+    }
+
+    @Test
+    void portsArePickedOutsideTheEphemeralRangeWhereOutgoingConnectionsNeverTakeThem() {
+        Range ephemeral = LoopbackPorts.ephemeral();
 
         for (int i = 0; i < 50; i++) {
-            assertThat(LoopbackPorts.free()).isBetween(LoopbackPorts.LOWEST, ephemeralLow - 1);
+            int port = LoopbackPorts.free();
+            assertThat(port < ephemeral.low() || port >= ephemeral.high())
+                    .as("port %d outside %s", port, ephemeral)
+                    .isTrue();
         }
     }
 
     @Test
-    void aPortIsHandedOutOncePerJvmEvenAfterItsHolderClosedIt() {
-        int lowest = LoopbackPorts.LOWEST + 1000;
+    void belowTheCeilingFirstThenAboveTheRangeThenNowhere() {
+        assertThat(LoopbackPorts.candidates(new Range(32768, 61000))).containsExactly(new Range(20000, 30000));
+        assertThat(LoopbackPorts.candidates(new Range(24000, 61000))).containsExactly(new Range(20000, 24000));
+        assertThat(LoopbackPorts.candidates(new Range(1024, 60000))).containsExactly(new Range(60000, 65536));
+        assertThat(LoopbackPorts.candidates(new Range(1024, 65000))).isEmpty();
+    }
+
+    @Test
+    void aPortIsHandedOutOncePerJvmThoughNothingHoldsIt() {
+        // Under LOWEST: free() never picks here, so only this test hands these ports out.
+        List<Range> range = List.of(new Range(10000, 11000));
         Set<Integer> seen = new HashSet<>();
         for (int i = 0; i < 500; i++) {
-            assertThat(seen.add(LoopbackPorts.free(lowest, lowest + 1000))).isTrue();
+            assertThat(seen.add(LoopbackPorts.free(range))).isTrue();
         }
     }
 
     @Test
     void aPortSomethingListensOnIsNeverHandedOut() throws IOException {
-        int lowest = LoopbackPorts.LOWEST + 5000;
-        int ephemeralLow = lowest + 1000;
+        Range range = new Range(12000, 13000);
         List<ServerSocket> held = new ArrayList<>();
+        List<Integer> released = new ArrayList<>();
         try {
-            for (int port = lowest; port < ephemeralLow; port++) {
+            for (int port = range.low(); port < range.high(); port++) {
                 try {
                     held.add(new ServerSocket(port, 1, InetAddress.getLoopbackAddress()));
-                } catch (IOException takenAlready) {
-                    // held by another process: not free either
+                } catch (BindException heldByAnotherProcess) {
+                    // not free either
                 }
             }
-            ServerSocket released = held.remove(held.size() - 1);
-            released.close();
+            for (int i = 0; i < 5; i++) {
+                ServerSocket socket = held.remove(held.size() - 1);
+                released.add(socket.getLocalPort());
+                socket.close();
+            }
 
-            assertThat(LoopbackPorts.free(lowest, ephemeralLow)).isEqualTo(released.getLocalPort());
+            assertThat(LoopbackPorts.free(List.of(range))).isIn(released);
         } finally {
             for (ServerSocket socket : held) {
                 socket.close();
@@ -55,8 +81,9 @@ class LoopbackPortsTest {
     }
 
     @Test
-    void anEphemeralRangeLeavingNoRoomBelowItFallsBackToTheKernelsPick() {
-        assertThat(LoopbackPorts.free(LoopbackPorts.LOWEST, LoopbackPorts.LOWEST + 10))
-                .isGreaterThanOrEqualTo(LoopbackPorts.LOWEST + 10);
+    void withNoRoomOutsideTheEphemeralRangeTheKernelPicks() {
+        Range ephemeral = LoopbackPorts.ephemeral();
+
+        assertThat(LoopbackPorts.free(List.of())).isBetween(ephemeral.low(), ephemeral.high() - 1);
     }
 }
