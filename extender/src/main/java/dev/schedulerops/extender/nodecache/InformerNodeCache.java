@@ -67,6 +67,8 @@ public final class InformerNodeCache implements NodeCache {
 
     private final String labelKey;
     private volatile boolean closed;
+    /** Whether the handler had taken in the first list when {@link #synced()} last looked; never false again. */
+    private volatile boolean handlerCaughtUp;
     /**
      * The API server sends a watch that allows them a bookmark about once a minute (its cacher's bookmarkFrequency),
      * carrying the node watch's current resource version; it moves with node writes and with etcd's progress
@@ -237,9 +239,26 @@ public final class InformerNodeCache implements NodeCache {
         return lastEventMillis.get() / 1000.0;
     }
 
+    /**
+     * Synced once the informer's first list is in its store and the handler, which fills the index on another thread
+     * after the store, has taken in every node of it; from then on, for good. Before the handler has, a node of the
+     * list would read as unknown.
+     */
     @Override
     public boolean synced() {
-        return informer.hasSynced();
+        if (handlerCaughtUp) {
+            return true;
+        }
+        if (!informer.hasSynced()) {
+            return false;
+        }
+        for (String name : informer.getStore().listKeys()) {
+            if (labels.labelValue(name) == NodeCache.UNKNOWN_NODE) {
+                return false;
+            }
+        }
+        handlerCaughtUp = true;
+        return true;
     }
 
     @Override
