@@ -6,10 +6,11 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 
 /**
  * Free TCP ports on 127.0.0.1 for processes started on this machine (a local sandbox's components, the tests'
@@ -20,7 +21,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * and handed out once per JVM.
  */
 public final class LoopbackPorts {
-    private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+    static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
     /** Linux's default ephemeral range, when /proc cannot say. */
     private static final Range LINUX_DEFAULT_EPHEMERAL = new Range(32768, 61000);
 
@@ -42,25 +43,22 @@ public final class LoopbackPorts {
 
     /** A port nothing listens on now, outside the ephemeral range, that this JVM has not handed out before. */
     public static int free() {
-        return free(candidates(ephemeral()));
+        return free(candidate(ephemeral()));
     }
 
-    /** Where to pick: under the ceiling and the ephemeral range, or above that range; empty when neither has room. */
-    static List<Range> candidates(Range ephemeral) {
+    /** Where to pick: under the ceiling and the ephemeral range, else above that range; empty when neither has room. */
+    static Optional<Range> candidate(Range ephemeral) {
         Range below = new Range(LOWEST, Math.min(CEILING, ephemeral.low()));
         Range above = new Range(Math.max(ephemeral.high(), LOWEST), 65536);
-        return List.of(below, above).stream()
-                .filter(r -> r.size() >= ENOUGH)
-                .limit(1)
-                .toList();
+        return Stream.of(below, above).filter(r -> r.size() >= ENOUGH).findFirst();
     }
 
     /**
-     * A port of the first range, tried in turn from a random one so that JVMs started together rarely try the same
-     * ports; with no range, the kernel's pick (inside its ephemeral range: the race is back, but nothing better is).
+     * A port of the range, tried in turn from a random one so that JVMs started together rarely try the same ports;
+     * with no range, the kernel's pick (inside its ephemeral range: the race is back, but nothing better is).
      */
-    static int free(List<Range> ranges) {
-        if (ranges.isEmpty()) {
+    static int free(Optional<Range> candidate) {
+        if (candidate.isEmpty()) {
             for (int attempt = 0; attempt < 1000; attempt++) {
                 int port = kernelPick();
                 if (HANDED_OUT.add(port)) {
@@ -68,7 +66,7 @@ public final class LoopbackPorts {
                 }
             }
         } else {
-            Range range = ranges.get(0);
+            Range range = candidate.get();
             int start = ThreadLocalRandom.current().nextInt(range.size());
             for (int i = 0; i < range.size(); i++) {
                 int port = range.low() + (start + i) % range.size();
@@ -80,15 +78,20 @@ public final class LoopbackPorts {
         throw new IllegalStateException("no free loopback port that this JVM has not handed out already");
     }
 
-    static Range ephemeral() {
+    /** The ephemeral range as {@code ip_local_port_range} gives it ("low high", both included); empty if unreadable. */
+    static Optional<Range> read(Path file) {
         try {
             // Not Files.readString: a /proc/sys file reads as size 0, so it reads one byte, then the kernel answers
             // nothing.
-            String[] bounds = Files.readAllLines(EPHEMERAL_RANGE).get(0).trim().split("\\s+");
-            return new Range(Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1]) + 1);
+            String[] bounds = Files.readAllLines(file).get(0).trim().split("\\s+");
+            return Optional.of(new Range(Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1]) + 1));
         } catch (IOException | RuntimeException e) {
-            return LINUX_DEFAULT_EPHEMERAL;
+            return Optional.empty();
         }
+    }
+
+    static Range ephemeral() {
+        return read(EPHEMERAL_RANGE).orElse(LINUX_DEFAULT_EPHEMERAL);
     }
 
     private static boolean bindable(int port) {
