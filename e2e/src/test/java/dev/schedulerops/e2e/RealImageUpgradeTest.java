@@ -61,6 +61,9 @@ class RealImageUpgradeTest {
      */
     static final Duration MAX_LEADERLESS = Duration.ofSeconds(10);
 
+    private static final String TEST =
+            "anUpgradeRollsEveryProfileToTheNewExtenderOneAtATimeWhilePodsKeepBeingScheduled";
+
     private Cluster cluster;
     private KubernetesClient client;
     private String kwokNode;
@@ -116,6 +119,14 @@ class RealImageUpgradeTest {
 
     @Test
     void anUpgradeRollsEveryProfileToTheNewExtenderOneAtATimeWhilePodsKeepBeingScheduled() throws Exception {
+        // The old operator's pod is gone when the test ends: its log, which says what it did with its lease on stop,
+        // is kept only if followed while it runs.
+        try (AutoCloseable followed = cluster.followProductLogs(TEST)) {
+            upgradeWhilePodsKeepBeingScheduled();
+        }
+    }
+
+    private void upgradeWhilePodsKeepBeingScheduled() throws Exception {
         Lease leaseBefore = lease();
         String oldOperator = operatorPods().get(0);
         Instant[] oldOperatorStopping = new Instant[1];
@@ -191,8 +202,9 @@ class RealImageUpgradeTest {
         Duration leaderless = Duration.between(
                 oldOperatorStopping[0], leaseAfter.getSpec().getAcquireTime().toInstant());
         assertThat(leaderless)
-                .as("from the old operator's stop to the new one's lease: the old one released it (or the new one"
-                        + " would wait out the lease duration)")
+                .as(() -> "from the old operator's stop to the new one's lease: the old one released it (or the new"
+                        + " one would wait out the lease duration); the old operator's log of its stop:\n"
+                        + stopLog(oldOperator))
                 .isLessThan(MAX_LEADERLESS);
         say("Applied the current release over the previous one with " + pods.size() + " pods created meanwhile:"
                 + " every profile ran the current extender and was Ready " + rolled.toSeconds() + " s after the apply,"
@@ -289,6 +301,30 @@ class RealImageUpgradeTest {
                 .stream()
                 .map(p -> p.getMetadata().getName())
                 .toList();
+    }
+
+    /** What the operator pod {@code pod} logged from its stop on (its log followed while it ran). */
+    private String stopLog(String pod) {
+        try (var files = Files.list(cluster.followedLogDir(TEST))) {
+            List<Path> logs = files.filter(f -> f.getFileName().toString().startsWith(pod + "_"))
+                    .toList();
+            StringBuilder out = new StringBuilder();
+            for (Path log : logs) {
+                List<String> lines = Files.readAllLines(log);
+                int stop = Math.max(0, lines.size() - 1);
+                for (int i = 0; i < lines.size(); i++) {
+                    if (lines.get(i).contains("stopping the operator")) {
+                        stop = i;
+                    }
+                }
+                out.append(log).append(":\n").append(String.join("\n", lines.subList(stop, lines.size())));
+            }
+            return logs.isEmpty()
+                    ? "no followed log of " + pod + " in " + cluster.followedLogDir(TEST)
+                    : out.toString();
+        } catch (IOException e) {
+            return "its followed log could not be read: " + e;
+        }
     }
 
     private Lease lease() {

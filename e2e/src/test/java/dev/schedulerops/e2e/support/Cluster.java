@@ -273,10 +273,7 @@ public final class Cluster implements AutoCloseable {
      * decision before its eviction is the one whose log tells why.
      */
     public AutoCloseable followProductLogs(String testName) {
-        Path dir = E2eSettings.failureLogDir()
-                .resolve(scope)
-                .resolve(fileName(testName))
-                .resolve("followed");
+        Path dir = followedLogDir(testName);
         java.util.Set<String> followed = java.util.concurrent.ConcurrentHashMap.newKeySet();
         List<io.fabric8.kubernetes.client.dsl.LogWatch> watches = new CopyOnWriteArrayList<>();
         java.util.concurrent.ScheduledExecutorService every =
@@ -324,6 +321,14 @@ public final class Cluster implements AutoCloseable {
             every.shutdownNow();
             watches.forEach(io.fabric8.kubernetes.client.dsl.LogWatch::close);
         };
+    }
+
+    /** Where {@link #followProductLogs} writes: one file a container, {@code <pod>_<container>-<restarts>.log}. */
+    public Path followedLogDir(String testName) {
+        return E2eSettings.failureLogDir()
+                .resolve(scope)
+                .resolve(fileName(testName))
+                .resolve("followed");
     }
 
     private static void writeLog(Path file, java.util.function.Supplier<String> log) {

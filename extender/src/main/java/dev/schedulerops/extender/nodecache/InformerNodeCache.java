@@ -180,7 +180,7 @@ public final class InformerNodeCache implements NodeCache {
                 // An empty first list delivers no event; otherwise the events already set it (and may be newer).
                 cache.lastEventMillis.compareAndSet(0, System.currentTimeMillis());
                 LOG.info(
-                        "node cache synced with {} nodes",
+                        "node cache's first list: {} nodes (synced once the index has taken them all in)",
                         cache.informer.getStore().listKeys().size());
             } else if (!cache.closed) {
                 LOG.warn("first node list failed, the informer keeps retrying: {}", error.toString());
@@ -258,6 +258,9 @@ public final class InformerNodeCache implements NodeCache {
             }
         }
         handlerCaughtUp = true;
+        LOG.info(
+                "node cache synced with {} nodes",
+                informer.getStore().listKeys().size());
         return true;
     }
 

@@ -155,8 +155,11 @@ public final class SchedulerLeaseHandOver {
         return holder != null && hostname != null && !hostname.isEmpty() && holder.startsWith(hostname + "_");
     }
 
-    /** The annotation {@link Labels#LEASE_RELEASED_BY} says who gave the lease back, for whom: kept until the next. */
-    private static Lease releasedCopy(Lease lease, ZonedDateTime now, String releasedBy) {
+    /**
+     * {@code lease} as client-go writes a released one; the annotation {@link Labels#LEASE_RELEASED_BY} says who gave
+     * it back, for whom: kept until the next release. The operator's own lease is released the same way.
+     */
+    public static Lease releasedCopy(Lease lease, ZonedDateTime now, String releasedBy) {
         return new LeaseBuilder(lease)
                 .editMetadata()
                 .addToAnnotations(Labels.LEASE_RELEASED_BY, releasedBy)

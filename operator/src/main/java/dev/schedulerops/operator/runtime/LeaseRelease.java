@@ -1,8 +1,10 @@
 package dev.schedulerops.operator.runtime;
 
+import dev.schedulerops.operator.reconcile.SchedulerLeaseHandOver;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
 import java.time.ZonedDateTime;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -30,29 +32,44 @@ final class LeaseRelease {
                 || !identity.equals(lease.getSpec().getHolderIdentity())) {
             return Optional.empty();
         }
-        return Optional.of(new LeaseBuilder(lease)
-                .editSpec()
-                .withHolderIdentity(null)
-                .withLeaseDurationSeconds(1)
-                .withAcquireTime(now)
-                .withRenewTime(now)
-                .endSpec()
-                .build());
+        return Optional.of(SchedulerLeaseHandOver.releasedCopy(lease, now, "operator on stop: " + identity));
     }
 
-    static void release(KubernetesClient client, String namespace, String name, String identity) {
-        try {
-            Lease lease = client.leases().inNamespace(namespace).withName(name).get();
-            Optional<Lease> released = released(lease, identity, ZonedDateTime.now());
-            if (released.isEmpty()) {
-                LOG.info("leader lease {}/{} not held by this instance: nothing to release", namespace, name);
-                return;
+    /** Tries a few times when another write to the lease came between the read and the update (HTTP 409). */
+    static final int ATTEMPTS = 3;
+
+    /** @return whether the lease was released */
+    static boolean release(KubernetesClient client, String namespace, String name, String identity) {
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            try {
+                Lease lease =
+                        client.leases().inNamespace(namespace).withName(name).get();
+                Optional<Lease> released = released(lease, identity, ZonedDateTime.now());
+                if (released.isEmpty()) {
+                    LOG.info(
+                            "leader lease {}/{} not held by this instance ({}): nothing to release",
+                            namespace,
+                            name,
+                            lease == null || lease.getSpec() == null
+                                    ? "no lease"
+                                    : "held by " + lease.getSpec().getHolderIdentity());
+                    return false;
+                }
+                client.leases().inNamespace(namespace).resource(released.get()).update();
+                LOG.info("released the leader lease {}/{}", namespace, name);
+                return true;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == ATTEMPTS) {
+                    // Then the standby waits out the lease duration, as before.
+                    LOG.warn("could not release the leader lease {}/{}: {}", namespace, name, e.getMessage());
+                    return false;
+                }
+                LOG.info("leader lease {}/{} changed while being released: reading it again", namespace, name);
+            } catch (RuntimeException e) {
+                LOG.warn("could not release the leader lease {}/{}: {}", namespace, name, e.getMessage());
+                return false;
             }
-            client.leases().inNamespace(namespace).resource(released.get()).update();
-            LOG.info("released the leader lease {}/{}", namespace, name);
-        } catch (RuntimeException e) {
-            // Then the standby waits out the lease duration, as before.
-            LOG.warn("could not release the leader lease {}/{}: {}", namespace, name, e.getMessage());
         }
+        return false;
     }
 }

@@ -14,6 +14,7 @@ import dev.schedulerops.operator.reconcile.UnscheduledPods;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -62,6 +63,12 @@ public final class OperatorRuntime implements AutoCloseable {
     static final java.time.Duration HAND_OVER_WHILE_STOPPING_MIN = java.time.Duration.ofSeconds(3);
 
     static final java.time.Duration HAND_OVER_WHILE_STOPPING_MAX = java.time.Duration.ofSeconds(10);
+
+    /**
+     * How long a stopping operator waits for its running reconciles to finish (a reconcile takes well under a second).
+     * With the hand-over's {@link #HAND_OVER_WHILE_STOPPING_MAX} it stays inside the pod's 30 s grace period.
+     */
+    static final java.time.Duration RECONCILES_FINISH_WITHIN = java.time.Duration.ofSeconds(10);
 
     /** Whether this instance leads: set when it takes the lease, or at once without leader election. */
     private final AtomicBoolean leading = new AtomicBoolean();
@@ -154,18 +161,14 @@ public final class OperatorRuntime implements AutoCloseable {
         // Made once, here: JOSDK may apply the overrider more than once, and the gauges must count what the instance
         // JOSDK keeps sees.
         this.reconcileMetrics = new ReconcileMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry), registry);
-        this.operator = new Operator(overrider -> {
-            overrider
-                    .withKubernetesClient(client)
-                    .withCloseClientOnStop(false)
-                    .withConcurrentReconciliationThreads(config.reconcileThreads())
-                    .withMetrics(reconcileMetrics);
-            if (config.leaderElection()) {
-                overrider.withLeaderElectionConfiguration(leaderElection(config));
-            } else {
-                leading.set(true);
-            }
-        });
+        if (!config.leaderElection()) {
+            leading.set(true);
+        }
+        this.operator = new Operator(josdkSettings(
+                client,
+                config.reconcileThreads(),
+                reconcileMetrics,
+                config.leaderElection() ? Optional.of(leaderElection(config)) : Optional.empty()));
         operator.register(reconciler, overrider -> {
             overrider.withItemStore(new LeanItemStore<>()).withInformerListLimit(OwnedInformers.LIST_PAGE_SIZE);
             if (!config.profileSelector().isEmpty()) {
@@ -251,6 +254,27 @@ public final class OperatorRuntime implements AutoCloseable {
                 false);
     }
 
+    /**
+     * JOSDK's settings. A stop lets running reconciles finish for up to {@link #RECONCILES_FINISH_WITHIN} (JOSDK's
+     * default interrupts them at once): the lease is released only after them, and an interrupted reconcile could
+     * still be running when the stopping operator looks, which then keeps the lease until it expires.
+     */
+    static java.util.function.Consumer<ConfigurationServiceOverrider> josdkSettings(
+            KubernetesClient client,
+            int reconcileThreads,
+            io.javaoperatorsdk.operator.api.monitoring.Metrics metrics,
+            Optional<LeaderElectionConfiguration> leaderElection) {
+        return overrider -> {
+            overrider
+                    .withKubernetesClient(client)
+                    .withCloseClientOnStop(false)
+                    .withConcurrentReconciliationThreads(reconcileThreads)
+                    .withReconciliationTerminationTimeout(RECONCILES_FINISH_WITHIN)
+                    .withMetrics(metrics);
+            leaderElection.ifPresent(overrider::withLeaderElectionConfiguration);
+        };
+    }
+
     /** Starts the operator; returns once it runs (or, with leader election, once it waits for the lease). */
     /** @param moreMetrics metrics of parts built before the runtime (the client's rate limiter) */
     public static OperatorRuntime start(OperatorConfig config, KubernetesClient client, MeterBinder... moreMetrics)
@@ -307,7 +331,8 @@ public final class OperatorRuntime implements AutoCloseable {
         if (config.leaderElection() && leading.get()) {
             // A reconcile JOSDK could not stop may still apply objects: then the lease runs out on its own, and the
             // next leader starts only after it, as before the release existed.
-            long running = reconcileMetrics.running();
+            // JOSDK's stop waited for them (RECONCILES_FINISH_WITHIN); one it then interrupted ends in a moment.
+            long running = reconcileMetrics.awaitNoneRunning(java.time.Duration.ofSeconds(2));
             if (running == 0) {
                 LeaseRelease.release(client, config.leaderElectionNamespace(), config.leaseName(), identity);
             } else {

@@ -45,14 +45,24 @@ final class ReconcileMetrics implements Metrics {
     private final Map<String, Timer> durations;
     private final Map<String, Counter> errors;
     private final AtomicLong submitted = new AtomicLong();
-    private final AtomicLong started = new AtomicLong();
-    private final AtomicLong finished = new AtomicLong();
+    /** Left the queue: started, or skipped (JOSDK found the profile gone from its cache and ran nothing). */
+    private final AtomicLong dequeued = new AtomicLong();
+
+    private final AtomicLong running = new AtomicLong();
+    /**
+     * JOSDK calls "finished" in a finally block, also after a skip for which it never called "started"; counting the
+     * two calls blindly let a skip hide a reconcile that still runs. Both calls come from the one executor thread.
+     */
+    private final ThreadLocal<Boolean> startedHere = ThreadLocal.withInitial(() -> false);
 
     ReconcileMetrics(Metrics delegate, MeterRegistry registry) {
         this.delegate = delegate;
         this.durations = Map.of(RECONCILE, timer(registry, RECONCILE), CLEANUP, timer(registry, CLEANUP));
         this.errors = Map.of(RECONCILE, errors(registry, RECONCILE), CLEANUP, errors(registry, CLEANUP));
-        Gauge.builder("schedulerops.reconcile.queue.depth", this, m -> Math.max(0, m.submitted.get() - m.started.get()))
+        Gauge.builder(
+                        "schedulerops.reconcile.queue.depth",
+                        this,
+                        m -> Math.max(0, m.submitted.get() - m.dequeued.get()))
                 .description("Reconciles waiting for a reconcile thread (SCHEDULEROPS_RECONCILE_THREADS are all busy)")
                 // Micrometer holds a gauge's object weakly; JOSDK keeps no reference to this one that it would see.
                 .strongReference(true)
@@ -81,7 +91,21 @@ final class ReconcileMetrics implements Metrics {
 
     /** Reconciles started and not finished: one stuck past JOSDK's stop may still write. */
     long running() {
-        return Math.max(0, started.get() - finished.get());
+        return running.get();
+    }
+
+    /** Waits up to {@code limit} for no reconcile to be running; returns how many still run. */
+    long awaitNoneRunning(Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (running() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return running();
     }
 
     @Override
@@ -107,13 +131,20 @@ final class ReconcileMetrics implements Metrics {
 
     @Override
     public void reconciliationExecutionStarted(HasMetadata resource, Map<String, Object> metadata) {
-        started.incrementAndGet();
+        startedHere.set(true);
+        running.incrementAndGet();
+        dequeued.incrementAndGet();
         delegate.reconciliationExecutionStarted(resource, metadata);
     }
 
     @Override
     public void reconciliationExecutionFinished(HasMetadata resource, Map<String, Object> metadata) {
-        finished.incrementAndGet();
+        if (startedHere.get()) {
+            startedHere.set(false);
+            running.decrementAndGet();
+        } else {
+            dequeued.incrementAndGet();
+        }
         delegate.reconciliationExecutionFinished(resource, metadata);
     }
 

@@ -102,4 +102,26 @@ class ReconcileMetricsTest {
         assertThat(scrape()).contains("schedulerops_reconcile_queue_depth 1.0", "schedulerops_reconciles_running 0.0");
         assertThat(metrics.running()).isZero();
     }
+
+    @Test
+    void aSkippedReconcileLeavesTheQueueWithoutHidingOneThatStillRuns() throws Exception {
+        metrics.reconcileCustomResource(resource, null, Map.of());
+        metrics.reconcileCustomResource(resource, null, Map.of());
+        metrics.reconciliationExecutionStarted(resource, Map.of());
+
+        // JOSDK's executor, on another thread, finds the second profile gone from its cache: it calls only
+        // "finished" (from its finally block), never "started".
+        Thread skip = new Thread(() -> metrics.reconciliationExecutionFinished(resource, Map.of()));
+        skip.start();
+        skip.join();
+
+        assertThat(metrics.running())
+                .as("the first reconcile still runs: a stopping operator must keep its lease")
+                .isEqualTo(1);
+        assertThat(scrape()).contains("schedulerops_reconcile_queue_depth 0.0", "schedulerops_reconciles_running 1.0");
+
+        metrics.reconciliationExecutionFinished(resource, Map.of());
+        assertThat(metrics.running()).isZero();
+        assertThat(scrape()).contains("schedulerops_reconcile_queue_depth 0.0");
+    }
 }
