@@ -118,69 +118,34 @@ public record ClusterFacts(
     }
 
     public ClusterFacts withNodes(int count) {
-        return new ClusterFacts(
-                kubernetesVersion,
-                extenderImage,
-                schedulerImageRepository,
-                count,
-                workloadNamespace,
-                images,
-                apiServer,
-                operatorImage,
-                releaseLeaseSidecar);
+        Copy copy = new Copy(this);
+        copy.nodes = count;
+        return copy.facts();
     }
 
     public ClusterFacts withWorkloadNamespace(String namespace) {
-        return new ClusterFacts(
-                kubernetesVersion,
-                extenderImage,
-                schedulerImageRepository,
-                nodes,
-                namespace,
-                images,
-                apiServer,
-                operatorImage,
-                releaseLeaseSidecar);
+        Copy copy = new Copy(this);
+        copy.workloadNamespace = namespace;
+        return copy.facts();
     }
 
     public ClusterFacts withImages(ImagePolicy policy) {
-        return new ClusterFacts(
-                kubernetesVersion,
-                extenderImage,
-                schedulerImageRepository,
-                nodes,
-                workloadNamespace,
-                policy,
-                apiServer,
-                operatorImage,
-                releaseLeaseSidecar);
+        Copy copy = new Copy(this);
+        copy.images = policy;
+        return copy.facts();
     }
 
     public ClusterFacts withApiServer(List<ApiServerEndpoint> endpoints) {
-        return new ClusterFacts(
-                kubernetesVersion,
-                extenderImage,
-                schedulerImageRepository,
-                nodes,
-                workloadNamespace,
-                images,
-                endpoints,
-                operatorImage,
-                releaseLeaseSidecar);
+        Copy copy = new Copy(this);
+        copy.apiServer = endpoints;
+        return copy.facts();
     }
 
     /** Whether scheduler pods run the {@code release-lease} sidecar (the operator's setting; on by default). */
     public ClusterFacts withReleaseLeaseSidecar(boolean on) {
-        return new ClusterFacts(
-                kubernetesVersion,
-                extenderImage,
-                schedulerImageRepository,
-                nodes,
-                workloadNamespace,
-                images,
-                apiServer,
-                operatorImage,
-                on);
+        Copy copy = new Copy(this);
+        copy.releaseLeaseSidecar = on;
+        return copy.facts();
     }
 
     /**
@@ -200,30 +165,16 @@ public record ClusterFacts(
     }
 
     public ClusterFacts withKubernetesVersion(String version) {
-        return new ClusterFacts(
-                version,
-                extenderImage,
-                schedulerImageRepository,
-                nodes,
-                workloadNamespace,
-                images,
-                apiServer,
-                operatorImage,
-                releaseLeaseSidecar);
+        Copy copy = new Copy(this);
+        copy.kubernetesVersion = version;
+        return copy.facts();
     }
 
     /** Another default extender image; the image policy is left as it is. */
     public ClusterFacts withExtenderImage(String image) {
-        return new ClusterFacts(
-                kubernetesVersion,
-                image,
-                schedulerImageRepository,
-                nodes,
-                workloadNamespace,
-                images,
-                apiServer,
-                operatorImage,
-                releaseLeaseSidecar);
+        Copy copy = new Copy(this);
+        copy.extenderImage = image;
+        return copy.facts();
     }
 
     /**
@@ -231,16 +182,9 @@ public record ClusterFacts(
      * sidecar ({@code release-lease}).
      */
     public ClusterFacts withOperatorImage(String image) {
-        return new ClusterFacts(
-                kubernetesVersion,
-                extenderImage,
-                schedulerImageRepository,
-                nodes,
-                workloadNamespace,
-                images,
-                apiServer,
-                image,
-                releaseLeaseSidecar);
+        Copy copy = new Copy(this);
+        copy.operatorImage = image;
+        return copy.facts();
     }
 
     /** The default kube-scheduler image: the cluster's own version, since a scheduler may not be newer. */
@@ -309,6 +253,44 @@ public record ClusterFacts(
                 throw new UncheckedIOException(e);
             }
             return properties;
+        }
+    }
+
+    /** A copy to change one fact of: the withers' one place that names every component. */
+    private static final class Copy {
+        String kubernetesVersion;
+        String extenderImage;
+        String schedulerImageRepository;
+        int nodes;
+        String workloadNamespace;
+        ImagePolicy images;
+        List<ApiServerEndpoint> apiServer;
+        String operatorImage;
+        boolean releaseLeaseSidecar;
+
+        Copy(ClusterFacts facts) {
+            kubernetesVersion = facts.kubernetesVersion;
+            extenderImage = facts.extenderImage;
+            schedulerImageRepository = facts.schedulerImageRepository;
+            nodes = facts.nodes;
+            workloadNamespace = facts.workloadNamespace;
+            images = facts.images;
+            apiServer = facts.apiServer;
+            operatorImage = facts.operatorImage;
+            releaseLeaseSidecar = facts.releaseLeaseSidecar;
+        }
+
+        ClusterFacts facts() {
+            return new ClusterFacts(
+                    kubernetesVersion,
+                    extenderImage,
+                    schedulerImageRepository,
+                    nodes,
+                    workloadNamespace,
+                    images,
+                    apiServer,
+                    operatorImage,
+                    releaseLeaseSidecar);
         }
     }
 }
