@@ -14,10 +14,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.api.model.Volume;
-import io.fabric8.kubernetes.api.model.VolumeBuilder;
-import io.fabric8.kubernetes.api.model.VolumeMount;
-import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.util.ArrayList;
@@ -120,10 +116,15 @@ final class ExtenderRenderer {
                 .withResources(p.extender().resources())
                 .withSecurityContext(PodSecurity.container())
                 .addToVolumeMounts(PodParts.tmpMount())
-                .addAllToVolumeMounts(tlsOn ? List.of(tlsMount()) : List.of())
+                .addAllToVolumeMounts(
+                        tlsOn ? List.of(PodParts.readOnlyMount(TLS_VOLUME, Names.EXTENDER_TLS_MOUNT_PATH)) : List.of())
                 .endContainer()
                 .addToVolumes(PodParts.tmpVolume())
-                .addAllToVolumes(tlsOn ? List.of(tlsVolume(p)) : List.of())
+                .addAllToVolumes(
+                        tlsOn
+                                ? List.of(PodParts.secretVolume(
+                                        TLS_VOLUME, p.names().extenderTlsSecret()))
+                                : List.of())
                 .endSpec()
                 .endTemplate()
                 .endSpec()
@@ -187,24 +188,6 @@ final class ExtenderRenderer {
 
     private static String tlsFile(String key) {
         return Names.EXTENDER_TLS_MOUNT_PATH + "/" + key;
-    }
-
-    private static VolumeMount tlsMount() {
-        return new VolumeMountBuilder()
-                .withName(TLS_VOLUME)
-                .withMountPath(Names.EXTENDER_TLS_MOUNT_PATH)
-                .withReadOnly(true)
-                .build();
-    }
-
-    private static Volume tlsVolume(ResolvedProfile p) {
-        return new VolumeBuilder()
-                .withName(TLS_VOLUME)
-                .withNewSecret()
-                .withSecretName(p.names().extenderTlsSecret())
-                .withDefaultMode(PodParts.SECRET_MODE)
-                .endSecret()
-                .build();
     }
 
     private static HasMetadata service(ResolvedProfile p, Map<String, String> selector) {

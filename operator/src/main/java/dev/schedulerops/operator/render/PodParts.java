@@ -93,6 +93,25 @@ final class PodParts {
      * the count (nodeTaintsPolicy Honor): otherwise the node a drain empties would hold the minimum and a required
      * spread would leave the evicted pod Pending.
      */
+    static VolumeMount readOnlyMount(String volume, String path) {
+        return new VolumeMountBuilder()
+                .withName(volume)
+                .withMountPath(path)
+                .withReadOnly(true)
+                .build();
+    }
+
+    /** A Secret's keys as files of mode {@link #SECRET_MODE}. */
+    static Volume secretVolume(String volume, String secretName) {
+        return new VolumeBuilder()
+                .withName(volume)
+                .withNewSecret()
+                .withSecretName(secretName)
+                .withDefaultMode(SECRET_MODE)
+                .endSecret()
+                .build();
+    }
+
     static TopologySpreadConstraint spread(String topologyKey, boolean required, Map<String, String> selector) {
         return new TopologySpreadConstraintBuilder()
                 .withMaxSkew(1)

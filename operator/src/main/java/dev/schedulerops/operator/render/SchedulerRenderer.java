@@ -17,10 +17,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.Volume;
-import io.fabric8.kubernetes.api.model.VolumeBuilder;
-import io.fabric8.kubernetes.api.model.VolumeMount;
-import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.util.ArrayList;
@@ -136,7 +132,8 @@ final class SchedulerRenderer {
                 .withReadOnly(true)
                 .endVolumeMount()
                 .addToVolumeMounts(PodParts.tmpMount())
-                .addAllToVolumeMounts(tlsOn ? List.of(tlsMount()) : List.of())
+                .addAllToVolumeMounts(
+                        tlsOn ? List.of(PodParts.readOnlyMount(TLS_VOLUME, Names.SCHEDULER_TLS_MOUNT_PATH)) : List.of())
                 .endContainer()
                 .addNewVolume()
                 .withName("config")
@@ -145,7 +142,11 @@ final class SchedulerRenderer {
                 .endConfigMap()
                 .endVolume()
                 .addToVolumes(PodParts.tmpVolume())
-                .addAllToVolumes(tlsOn ? List.of(tlsVolume(p)) : List.of())
+                .addAllToVolumes(
+                        tlsOn
+                                ? List.of(PodParts.secretVolume(
+                                        TLS_VOLUME, p.names().schedulerClientSecret()))
+                                : List.of())
                 .endSpec()
                 .endTemplate()
                 .endSpec()
@@ -229,7 +230,8 @@ final class SchedulerRenderer {
                 .withResources(awaitExtenderResources())
                 .withSecurityContext(PodSecurity.container())
                 .addToVolumeMounts(PodParts.tmpMount())
-                .addAllToVolumeMounts(tlsOn ? List.of(tlsMount()) : List.of())
+                .addAllToVolumeMounts(
+                        tlsOn ? List.of(PodParts.readOnlyMount(TLS_VOLUME, Names.SCHEDULER_TLS_MOUNT_PATH)) : List.of())
                 .build();
     }
 
@@ -261,23 +263,5 @@ final class SchedulerRenderer {
         return PodParts.podDisruptionBudget(
                 ObjectMetas.of(p, p.names().scheduler(), Labels.COMPONENT_SCHEDULER),
                 Labels.selector(p.names().profile(), Labels.COMPONENT_SCHEDULER));
-    }
-
-    private static VolumeMount tlsMount() {
-        return new VolumeMountBuilder()
-                .withName(TLS_VOLUME)
-                .withMountPath(Names.SCHEDULER_TLS_MOUNT_PATH)
-                .withReadOnly(true)
-                .build();
-    }
-
-    private static Volume tlsVolume(ResolvedProfile p) {
-        return new VolumeBuilder()
-                .withName(TLS_VOLUME)
-                .withNewSecret()
-                .withSecretName(p.names().schedulerClientSecret())
-                .withDefaultMode(PodParts.SECRET_MODE)
-                .endSecret()
-                .build();
     }
 }
