@@ -129,8 +129,13 @@ public final class AwaitExtenderCommand implements Callable<Integer> {
 
     /** Plain HTTP without TLS settings; TLS with them. */
     static HttpClient client(SSLContext tls) {
+        return client(tls, ATTEMPT_TIMEOUT);
+    }
+
+    /** The sidecars' HTTP/1.1 client (release-lease's too): plain without TLS settings, TLS with them. */
+    static HttpClient client(SSLContext tls, Duration connectTimeout) {
         HttpClient.Builder builder =
-                HttpClient.newBuilder().connectTimeout(ATTEMPT_TIMEOUT).version(HttpClient.Version.HTTP_1_1);
+                HttpClient.newBuilder().connectTimeout(connectTimeout).version(HttpClient.Version.HTTP_1_1);
         if (tls != null) {
             builder.sslContext(tls);
         }

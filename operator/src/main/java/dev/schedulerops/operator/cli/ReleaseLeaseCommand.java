@@ -314,11 +314,8 @@ public final class ReleaseLeaseCommand implements Callable<Integer> {
             try {
                 String now = Files.readString(caFile, StandardCharsets.UTF_8);
                 if (client == null || !now.equals(ca)) {
-                    client = HttpClient.newBuilder()
-                            .connectTimeout(REQUEST_TIMEOUT)
-                            .version(HttpClient.Version.HTTP_1_1)
-                            .sslContext(AwaitExtenderCommand.sslContext(now, null, null))
-                            .build();
+                    client = AwaitExtenderCommand.client(
+                            AwaitExtenderCommand.sslContext(now, null, null), REQUEST_TIMEOUT);
                     ca = now;
                 }
             } catch (IOException | GeneralSecurityException e) {
