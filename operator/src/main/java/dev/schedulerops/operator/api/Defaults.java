@@ -92,18 +92,25 @@ public final class Defaults {
 
     /** Requests of 100m CPU and 256Mi memory, a 512Mi memory limit; a new object each call (it is mutable). */
     public static ResourceRequirements extenderResources() {
-        return new ResourceRequirementsBuilder()
-                .addToRequests("cpu", new Quantity("100m"))
-                .addToRequests("memory", new Quantity("256Mi"))
-                .addToLimits("memory", new Quantity("512Mi"))
-                .build();
+        return resources("100m", "256Mi", "512Mi");
     }
 
     /** Requests of 100m CPU and 128Mi memory; a new object each call (it is mutable). */
     public static ResourceRequirements schedulerResources() {
-        return new ResourceRequirementsBuilder()
-                .addToRequests("cpu", new Quantity("100m"))
-                .addToRequests("memory", new Quantity("128Mi"))
-                .build();
+        return resources("100m", "128Mi", null);
+    }
+
+    /**
+     * Requests of {@code cpu} and {@code memory}, and a memory limit unless {@code memoryLimit} is null (no CPU limit:
+     * it would only throttle); a new object each call, as fabric8's models are mutable.
+     */
+    public static ResourceRequirements resources(String cpu, String memory, String memoryLimit) {
+        ResourceRequirementsBuilder resources = new ResourceRequirementsBuilder()
+                .addToRequests("cpu", new Quantity(cpu))
+                .addToRequests("memory", new Quantity(memory));
+        if (memoryLimit != null) {
+            resources.addToLimits("memory", new Quantity(memoryLimit));
+        }
+        return resources.build();
     }
 }

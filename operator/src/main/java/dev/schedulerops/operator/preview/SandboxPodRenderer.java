@@ -1,5 +1,6 @@
 package dev.schedulerops.operator.preview;
 
+import dev.schedulerops.operator.api.Defaults;
 import dev.schedulerops.operator.render.PodSecurity;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -8,9 +9,7 @@ import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -250,10 +249,7 @@ public final class SandboxPodRenderer {
         private Sizes() {}
 
         private static ResourceRequirements size(String cpu, String memory, String memoryLimit) {
-            return new ResourceRequirementsBuilder()
-                    .withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))
-                    .withLimits(Map.of("memory", new Quantity(memoryLimit)))
-                    .build();
+            return Defaults.resources(cpu, memory, memoryLimit);
         }
     }
 }

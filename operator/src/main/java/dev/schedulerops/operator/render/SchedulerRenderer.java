@@ -1,5 +1,6 @@
 package dev.schedulerops.operator.render;
 
+import dev.schedulerops.operator.api.Defaults;
 import dev.schedulerops.operator.api.TlsMode;
 import dev.schedulerops.operator.model.ClusterFacts;
 import dev.schedulerops.operator.model.Labels;
@@ -13,9 +14,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -196,11 +195,7 @@ final class SchedulerRenderer {
      * at its start (SchedulerHandOverTest prints the container's peak). The limit leaves room for its stop's requests.
      */
     private static ResourceRequirements releaseLeaseResources() {
-        return new ResourceRequirementsBuilder()
-                .addToRequests("cpu", new Quantity("5m"))
-                .addToRequests("memory", new Quantity("80Mi"))
-                .addToLimits("memory", new Quantity("128Mi"))
-                .build();
+        return Defaults.resources("5m", "80Mi", "128Mi");
     }
 
     /**
@@ -242,11 +237,7 @@ final class SchedulerRenderer {
      * each call, as {@code Defaults}' resources: fabric8's models are mutable and every rendered pod gets its own.
      */
     private static ResourceRequirements awaitExtenderResources() {
-        return new ResourceRequirementsBuilder()
-                .addToRequests("cpu", new Quantity("10m"))
-                .addToRequests("memory", new Quantity("128Mi"))
-                .addToLimits("memory", new Quantity("128Mi"))
-                .build();
+        return Defaults.resources("10m", "128Mi", "128Mi");
     }
 
     private static List<String> command(ResolvedProfile.Scheduler s, KubernetesVersion version) {
