@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -60,9 +61,6 @@ class RealImageUpgradeTest {
      * the old one's shutdown (reconciles drained, informers closed) and one retry period (2 s) of the new one.
      */
     static final Duration MAX_LEADERLESS = Duration.ofSeconds(10);
-
-    private static final String TEST =
-            "anUpgradeRollsEveryProfileToTheNewExtenderOneAtATimeWhilePodsKeepBeingScheduled";
 
     private Cluster cluster;
     private KubernetesClient client;
@@ -118,15 +116,17 @@ class RealImageUpgradeTest {
     }
 
     @Test
-    void anUpgradeRollsEveryProfileToTheNewExtenderOneAtATimeWhilePodsKeepBeingScheduled() throws Exception {
+    void anUpgradeRollsEveryProfileToTheNewExtenderOneAtATimeWhilePodsKeepBeingScheduled(TestInfo test)
+            throws Exception {
         // The old operator's pod is gone when the test ends: its log, which says what it did with its lease on stop,
         // is kept only if followed while it runs.
-        try (AutoCloseable followed = cluster.followProductLogs(TEST)) {
-            upgradeWhilePodsKeepBeingScheduled();
+        String name = test.getTestMethod().orElseThrow().getName();
+        try (AutoCloseable followed = cluster.followProductLogs(name)) {
+            upgradeWhilePodsKeepBeingScheduled(cluster.followedLogDir(name));
         }
     }
 
-    private void upgradeWhilePodsKeepBeingScheduled() throws Exception {
+    private void upgradeWhilePodsKeepBeingScheduled(Path followedLogs) throws Exception {
         Lease leaseBefore = lease();
         String oldOperator = operatorPods().get(0);
         Instant[] oldOperatorStopping = new Instant[1];
@@ -204,7 +204,7 @@ class RealImageUpgradeTest {
         assertThat(leaderless)
                 .as(() -> "from the old operator's stop to the new one's lease: the old one released it (or the new"
                         + " one would wait out the lease duration); the old operator's log of its stop:\n"
-                        + stopLog(oldOperator))
+                        + stopLog(followedLogs, oldOperator))
                 .isLessThan(MAX_LEADERLESS);
         say("Applied the current release over the previous one with " + pods.size() + " pods created meanwhile:"
                 + " every profile ran the current extender and was Ready " + rolled.toSeconds() + " s after the apply,"
@@ -304,8 +304,8 @@ class RealImageUpgradeTest {
     }
 
     /** What the operator pod {@code pod} logged from its stop on (its log followed while it ran). */
-    private String stopLog(String pod) {
-        try (var files = Files.list(cluster.followedLogDir(TEST))) {
+    private static String stopLog(Path dir, String pod) {
+        try (var files = Files.list(dir)) {
             List<Path> logs = files.filter(f -> f.getFileName().toString().startsWith(pod + "_"))
                     .toList();
             StringBuilder out = new StringBuilder();
@@ -319,9 +319,7 @@ class RealImageUpgradeTest {
                 }
                 out.append(log).append(":\n").append(String.join("\n", lines.subList(stop, lines.size())));
             }
-            return logs.isEmpty()
-                    ? "no followed log of " + pod + " in " + cluster.followedLogDir(TEST)
-                    : out.toString();
+            return logs.isEmpty() ? "no followed log of " + pod + " in " + dir : out.toString();
         } catch (IOException e) {
             return "its followed log could not be read: " + e;
         }

@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,7 +69,7 @@ public final class InformerNodeCache implements NodeCache {
     private final String labelKey;
     private volatile boolean closed;
     /** Whether the handler had taken in the first list when {@link #synced()} last looked; never false again. */
-    private volatile boolean handlerCaughtUp;
+    private final AtomicBoolean handlerCaughtUp = new AtomicBoolean();
     /**
      * The API server sends a watch that allows them a bookmark about once a minute (its cacher's bookmarkFrequency),
      * carrying the node watch's current resource version; it moves with node writes and with etcd's progress
@@ -246,7 +247,7 @@ public final class InformerNodeCache implements NodeCache {
      */
     @Override
     public boolean synced() {
-        if (handlerCaughtUp) {
+        if (handlerCaughtUp.get()) {
             return true;
         }
         if (!informer.hasSynced()) {
@@ -257,10 +258,11 @@ public final class InformerNodeCache implements NodeCache {
                 return false;
             }
         }
-        handlerCaughtUp = true;
-        LOG.info(
-                "node cache synced with {} nodes",
-                informer.getStore().listKeys().size());
+        if (handlerCaughtUp.compareAndSet(false, true)) {
+            LOG.info(
+                    "node cache synced with {} nodes",
+                    informer.getStore().listKeys().size());
+        }
         return true;
     }
 

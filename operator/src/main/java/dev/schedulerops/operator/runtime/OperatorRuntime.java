@@ -65,10 +65,17 @@ public final class OperatorRuntime implements AutoCloseable {
     static final java.time.Duration HAND_OVER_WHILE_STOPPING_MAX = java.time.Duration.ofSeconds(10);
 
     /**
-     * How long a stopping operator waits for its running reconciles to finish (a reconcile takes well under a second).
-     * With the hand-over's {@link #HAND_OVER_WHILE_STOPPING_MAX} it stays inside the pod's 30 s grace period.
+     * How long a stopping operator lets its running reconciles return (a reconcile takes well under a second, and one
+     * of a profile writes nothing more once the operator stops). JOSDK stops renewing the leader lease as this wait
+     * begins (it shuts down the elector's executor with the reconcilers'), so the wait, {@link #INTERRUPTED_RECONCILES_END_WITHIN}
+     * and the last renewal's age (a retry period at most) must stay well inside the lease's duration: the lease still
+     * protects this operator's last writes from the next leader's ({@code GracefulStopTest}). With the hand-over's
+     * {@link #HAND_OVER_WHILE_STOPPING_MAX} after them, the stop stays inside the pod's 30 s grace period.
      */
-    static final java.time.Duration RECONCILES_FINISH_WITHIN = java.time.Duration.ofSeconds(10);
+    static final java.time.Duration RECONCILES_FINISH_WITHIN = java.time.Duration.ofSeconds(5);
+
+    /** How long a reconcile JOSDK interrupted after {@link #RECONCILES_FINISH_WITHIN} gets to end. */
+    static final java.time.Duration INTERRUPTED_RECONCILES_END_WITHIN = java.time.Duration.ofSeconds(2);
 
     /** Whether this instance leads: set when it takes the lease, or at once without leader election. */
     private final AtomicBoolean leading = new AtomicBoolean();
@@ -328,20 +335,20 @@ public final class OperatorRuntime implements AutoCloseable {
             LOG.warn("operator did not stop cleanly", e);
         }
         reconciler.close();
+        // JOSDK's stop waited for them (RECONCILES_FINISH_WITHIN); one it then interrupted ends in a moment.
+        long stuck = reconcileMetrics.awaitNoneRunning(INTERRUPTED_RECONCILES_END_WITHIN);
         if (config.leaderElection() && leading.get()) {
-            // A reconcile JOSDK could not stop may still apply objects: then the lease runs out on its own, and the
-            // next leader starts only after it, as before the release existed.
-            // JOSDK's stop waited for them (RECONCILES_FINISH_WITHIN); one it then interrupted ends in a moment.
-            long running = reconcileMetrics.awaitNoneRunning(java.time.Duration.ofSeconds(2));
-            if (running == 0) {
+            if (stuck == 0) {
                 LeaseRelease.release(client, config.leaderElectionNamespace(), config.leaseName(), identity);
             } else {
-                LOG.warn("{} reconciles still run after the stop: the leader lease is kept until it expires", running);
+                // It may still apply objects: the lease runs out on its own, and the next leader starts after that.
+                LOG.warn("{} reconciles still run after the stop: the leader lease is kept until it expires", stuck);
             }
         }
         // Every replica, leading or not: a drain may evict them with the leading kube-scheduler (without leader
-        // election, a process run by hand, nobody else would hand over either way).
-        if (config.leaderElection()) {
+        // election, a process run by hand, nobody else would hand over either way). Not while a reconcile is stuck:
+        // the process should end before the lease that fences it does.
+        if (config.leaderElection() && stuck == 0) {
             try {
                 schedulerLeases.handOverWhileStopping(HAND_OVER_WHILE_STOPPING_MIN, HAND_OVER_WHILE_STOPPING_MAX);
             } catch (InterruptedException e) {

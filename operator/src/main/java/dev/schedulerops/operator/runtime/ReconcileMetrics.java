@@ -45,7 +45,7 @@ final class ReconcileMetrics implements Metrics {
     private final Map<String, Timer> durations;
     private final Map<String, Counter> errors;
     private final AtomicLong submitted = new AtomicLong();
-    /** Left the queue: started, or skipped (JOSDK found the profile gone from its cache and ran nothing). */
+    /** Left the queue: started, or skipped (JOSDK found the resource gone from its cache and ran nothing). */
     private final AtomicLong dequeued = new AtomicLong();
 
     private final AtomicLong running = new AtomicLong();
@@ -140,7 +140,7 @@ final class ReconcileMetrics implements Metrics {
     @Override
     public void reconciliationExecutionFinished(HasMetadata resource, Map<String, Object> metadata) {
         if (startedHere.get()) {
-            startedHere.set(false);
+            startedHere.remove();
             running.decrementAndGet();
         } else {
             dequeued.incrementAndGet();

@@ -126,6 +126,9 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
         }
     }
 
+    /** How long a stopping replica waits at most for hand-overs under way. */
+    public static final Duration WORKER_STOPS_WITHIN = Duration.ofSeconds(5);
+
     /**
      * Keeps handing over for a while after this operator replica began to stop. A drain evicts every pod of a node at
      * about the same time: with the operator on the same node as a profile's leading kube-scheduler (and no other
@@ -148,7 +151,7 @@ public final class SchedulerLeaseWatch implements AutoCloseable {
             Thread.sleep(100);
         }
         worker.shutdown();
-        worker.awaitTermination(5, TimeUnit.SECONDS);
+        worker.awaitTermination(WORKER_STOPS_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Leases given back on behalf of a stopped scheduler. */
