@@ -602,6 +602,18 @@ class InClusterTest {
                 .delete();
         say("Step 13: labelKey back to " + LABEL + ", and the operator pod "
                 + operator.getMetadata().getName() + " killed while the extender rolls out.");
+        // Right after the kill the Deployment's status still counts the killed pod as ready: wait for its replacement.
+        Await.until(ROLLOUT, "a new operator pod is Ready", () -> client
+                .pods()
+                .inNamespace(OPERATOR_NAMESPACE)
+                .withLabels(Map.of("app.kubernetes.io/name", OPERATOR))
+                .list()
+                .getItems()
+                .stream()
+                .anyMatch(p ->
+                        !p.getMetadata().getName().equals(operator.getMetadata().getName())
+                                && p.getMetadata().getDeletionTimestamp() == null
+                                && io.fabric8.kubernetes.client.readiness.Readiness.isPodReady(p)));
         awaitAvailable(OPERATOR_NAMESPACE, OPERATOR);
         awaitProfileReady(profile);
         Map<String, String> selector = Map.of("schedulerops.dev/profile", profile);
@@ -633,6 +645,13 @@ class InClusterTest {
     @Test
     @Order(8)
     void restartingTheKubeletKeepsThePodsRunning() {
+        // What the restart must keep as it was: every pod on the node running and Ready (a pod still starting would
+        // be Ready only later, and not because of the restart).
+        Await.until(
+                Duration.ofSeconds(90),
+                "every pod on the real node is Ready before the kubelet restarts",
+                () -> podsOnTheRealNode().stream()
+                        .allMatch(io.fabric8.kubernetes.client.readiness.Readiness::isPodReady));
         List<Pod> before = podsOnTheRealNode();
         Map<String, String> containers = containerIds(before);
         List<PodTimeline.Change> changes;
