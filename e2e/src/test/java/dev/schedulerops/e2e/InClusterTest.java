@@ -33,6 +33,7 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.readiness.Readiness;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -613,7 +614,7 @@ class InClusterTest {
                 .anyMatch(p ->
                         !p.getMetadata().getName().equals(operator.getMetadata().getName())
                                 && p.getMetadata().getDeletionTimestamp() == null
-                                && io.fabric8.kubernetes.client.readiness.Readiness.isPodReady(p)));
+                                && Readiness.isPodReady(p)));
         awaitAvailable(OPERATOR_NAMESPACE, OPERATOR);
         awaitProfileReady(profile);
         Map<String, String> selector = Map.of("schedulerops.dev/profile", profile);
@@ -650,8 +651,7 @@ class InClusterTest {
         Await.until(
                 Duration.ofSeconds(90),
                 "every pod on the real node is Ready before the kubelet restarts",
-                () -> podsOnTheRealNode().stream()
-                        .allMatch(io.fabric8.kubernetes.client.readiness.Readiness::isPodReady));
+                () -> podsOnTheRealNode().stream().allMatch(Readiness::isPodReady));
         List<Pod> before = podsOnTheRealNode();
         Map<String, String> containers = containerIds(before);
         List<PodTimeline.Change> changes;
@@ -669,7 +669,7 @@ class InClusterTest {
                                     && "True".equals(c.getStatus())
                                     && Instant.parse(c.getLastHeartbeatTime()).isAfter(restarted)));
             List<String> wereReady = before.stream()
-                    .filter(io.fabric8.kubernetes.client.readiness.Readiness::isPodReady)
+                    .filter(Readiness::isPodReady)
                     .map(p -> p.getMetadata().getName())
                     .toList();
             Await.until(
@@ -678,7 +678,7 @@ class InClusterTest {
                     () -> podsOnTheRealNode().stream()
                                     .filter(p ->
                                             wereReady.contains(p.getMetadata().getName()))
-                                    .filter(io.fabric8.kubernetes.client.readiness.Readiness::isPodReady)
+                                    .filter(Readiness::isPodReady)
                                     .count()
                             == wereReady.size());
             changes = timeline.changes();

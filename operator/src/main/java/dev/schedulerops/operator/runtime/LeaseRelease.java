@@ -58,16 +58,15 @@ final class LeaseRelease {
                 client.leases().inNamespace(namespace).resource(released.get()).update();
                 LOG.info("released the leader lease {}/{}", namespace, name);
                 return true;
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == ATTEMPTS) {
+            } catch (RuntimeException e) {
+                boolean conflict =
+                        e instanceof KubernetesClientException k && k.getCode() == HttpURLConnection.HTTP_CONFLICT;
+                if (!conflict || attempt == ATTEMPTS) {
                     // Then the standby waits out the lease duration, as before.
                     LOG.warn("could not release the leader lease {}/{}: {}", namespace, name, e.getMessage());
                     return false;
                 }
                 LOG.info("leader lease {}/{} changed while being released: reading it again", namespace, name);
-            } catch (RuntimeException e) {
-                LOG.warn("could not release the leader lease {}/{}: {}", namespace, name, e.getMessage());
-                return false;
             }
         }
         return false;
